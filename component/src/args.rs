@@ -1,0 +1,77 @@
+//! Typed access to arguments that already passed [`crate::schema::validate`].
+//!
+//! Validation guarantees types and ranges, so accessors return plain `Option`s; JSON integers
+//! written as `3.0` (valid `integer`s in JSON Schema) read as integers too.
+
+use serde_json::{Map, Value};
+
+/// Validated tool arguments.
+#[derive(Debug, Clone, Default)]
+pub struct Args(Map<String, Value>);
+
+impl Args {
+    /// Wraps a validated argument object.
+    pub fn new(map: Map<String, Value>) -> Self {
+        Self(map)
+    }
+
+    /// A string argument.
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.0.get(name).and_then(Value::as_str)
+    }
+
+    /// An integer argument.
+    pub fn int(&self, name: &str) -> Option<i64> {
+        as_int(self.0.get(name)?)
+    }
+
+    /// A boolean argument.
+    pub fn bool(&self, name: &str) -> Option<bool> {
+        self.0.get(name).and_then(Value::as_bool)
+    }
+
+    /// A list of strings.
+    pub fn strs(&self, name: &str) -> Option<Vec<&str>> {
+        Some(self.0.get(name)?.as_array()?.iter().filter_map(Value::as_str).collect())
+    }
+
+    /// A list of integers.
+    pub fn ints(&self, name: &str) -> Option<Vec<i64>> {
+        Some(self.0.get(name)?.as_array()?.iter().filter_map(as_int).collect())
+    }
+
+    /// A raw argument value.
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    /// Whether the argument was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    /// `offset` (default 0) and `limit` (default 20), the common paging arguments.
+    pub fn window(&self) -> Window {
+        Window {
+            offset: self.int("offset").unwrap_or(0).max(0) as usize,
+            limit: self.int("limit").unwrap_or(DEFAULT_LIMIT as i64).clamp(1, 100) as usize,
+        }
+    }
+}
+
+/// An integer from a JSON number with no fractional part.
+pub fn as_int(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+}
+
+/// Default page size.
+pub const DEFAULT_LIMIT: usize = 20;
+
+/// A requested window of records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// Records to skip.
+    pub offset: usize,
+    /// Most records to return (1..=100).
+    pub limit: usize,
+}

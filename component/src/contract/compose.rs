@@ -1,0 +1,144 @@
+//! Per-tool `outputSchema` composition (contract: "Envelope template", "Composition rule").
+//!
+//! Each tool's output schema is the envelope template with `operation` fixed to the tool name,
+//! `data.oneOf` listing the tool's result families, and `$defs` holding `error`, those families
+//! and the transitive closure of their `$ref`s, copied unchanged from the shared library.
+
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// The shared `$defs` library (`defs.json`), parsed once.
+pub fn shared_defs() -> &'static Map<String, Value> {
+    static DEFS: OnceLock<Map<String, Value>> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        let root: Value =
+            serde_json::from_str(include_str!("defs.json")).expect("defs.json is valid JSON");
+        match root {
+            Value::Object(mut o) => match o.remove("$defs") {
+                Some(Value::Object(defs)) => defs,
+                _ => panic!("defs.json has an object `$defs`"),
+            },
+            _ => panic!("defs.json is an object"),
+        }
+    })
+}
+
+/// Every `#/$defs/NAME` reference inside `node`.
+fn collect_refs(node: &Value, out: &mut Vec<String>) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix("#/$defs/") {
+                            out.push(name.to_owned());
+                        }
+                    }
+                    _ => collect_refs(value, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
+/// `error` + `roots` + every definition reachable from them through `$ref`s.
+pub fn defs_closure(roots: &[&str]) -> BTreeSet<String> {
+    let defs = shared_defs();
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<String> = roots.iter().map(|s| (*s).to_owned()).collect();
+    todo.push("error".to_owned());
+    while let Some(name) = todo.pop() {
+        if seen.contains(&name) {
+            continue;
+        }
+        let def = defs
+            .get(&name)
+            .unwrap_or_else(|| panic!("`{name}` is not in the shared $defs library"));
+        collect_refs(def, &mut todo);
+        seen.insert(name);
+    }
+    seen
+}
+
+/// The `outputSchema` of tool `tool` whose results belong to `families`.
+pub fn compose_output_schema(tool: &str, families: &[&str]) -> Value {
+    let defs = shared_defs();
+    let closure: Map<String, Value> = defs_closure(families)
+        .into_iter()
+        .map(|name| {
+            let def = defs[&name].clone();
+            (name, def)
+        })
+        .collect();
+    let one_of: Vec<Value> = families
+        .iter()
+        .map(|f| json!({ "$ref": format!("#/$defs/{f}") }))
+        .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "ok": { "type": "boolean" },
+            "operation": { "const": tool },
+            "data": { "oneOf": one_of },
+            "error": { "$ref": "#/$defs/error" },
+            "warnings": { "type": "array", "items": { "type": "string" }, "maxItems": 100 },
+            "truncated": { "type": "boolean" },
+            "correlation_id": { "type": "string" }
+        },
+        "required": ["ok", "operation", "warnings", "truncated", "correlation_id"],
+        "additionalProperties": false,
+        "allOf": [{
+            "if": { "properties": { "ok": { "const": true } } },
+            "then": { "required": ["data"], "not": { "required": ["error"] } },
+            "else": { "required": ["error"] }
+        }],
+        "$defs": closure
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_page_closure_matches_the_contract_example() {
+        let got = defs_closure(&["media_page"]);
+        let want = [
+            "credit", "episode", "error", "identifier", "media", "media_page", "paging", "provider",
+            "reference", "season", "target",
+        ];
+        assert_eq!(got.into_iter().collect::<Vec<_>>(), want);
+    }
+
+    #[test]
+    fn request_page_closure_matches_the_contract_example() {
+        let got = defs_closure(&["request_page"]);
+        for name in ["request", "target", "identifier", "season", "episode", "paging", "error"] {
+            assert!(got.contains(name), "{name} missing");
+        }
+        assert!(!got.contains("media"));
+    }
+
+    #[test]
+    fn mutation_schema_embeds_only_what_it_references() {
+        let schema = compose_output_schema("write_request_create", &["mutation"]);
+        let defs = schema["$defs"].as_object().unwrap();
+        let mut names: Vec<_> = defs.keys().cloned().collect();
+        names.sort();
+        assert_eq!(names, ["error", "mutation", "target"]);
+        assert_eq!(schema["properties"]["operation"]["const"], "write_request_create");
+        assert_eq!(schema["properties"]["data"]["oneOf"][0]["$ref"], "#/$defs/mutation");
+    }
+
+    #[test]
+    fn defs_are_copied_unchanged() {
+        let schema = compose_output_schema("read_search", &["media_page"]);
+        for (name, def) in schema["$defs"].as_object().unwrap() {
+            assert_eq!(def, &shared_defs()[name], "{name} changed");
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The result envelope every tool returns (contract: "Registration and results").
+//!
+//! `{ok, operation, data|error, warnings, truncated, correlation_id}`; the same object goes to
+//! MCP `structuredContent` and, serialized, to one text block; MCP `isError` is `!ok`.
+
+use super::budget;
+use super::error::ToolError;
+use serde_json::{Map, Value, json};
+
+/// What a tool handler produced: data on success, an error on failure (possibly with data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// One value of the tool's result families.
+    pub data: Option<Value>,
+    /// Set when the call failed.
+    pub error: Option<ToolError>,
+    /// Caveats the caller should read.
+    pub warnings: Vec<String>,
+    /// Whether anything was left out of `data`.
+    pub truncated: bool,
+}
+
+impl Reply {
+    /// A success carrying `data`.
+    pub fn ok(data: Value) -> Self {
+        Self { data: Some(data), error: None, warnings: Vec::new(), truncated: false }
+    }
+
+    /// A failure.
+    pub fn failure(error: ToolError) -> Self {
+        Self { data: None, error: Some(error), warnings: Vec::new(), truncated: false }
+    }
+
+    /// Adds a warning.
+    pub fn warn(mut self, warning: impl Into<String>) -> Self {
+        self.warnings.push(warning.into());
+        self
+    }
+
+    /// Adds several warnings.
+    pub fn warn_all(mut self, warnings: impl IntoIterator<Item = String>) -> Self {
+        self.warnings.extend(warnings);
+        self
+    }
+
+    /// Marks the result as truncated.
+    pub fn truncated(mut self, truncated: bool) -> Self {
+        self.truncated |= truncated;
+        self
+    }
+
+    /// Whether the envelope will say `ok: true`.
+    pub fn is_ok(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+impl From<ToolError> for Reply {
+    fn from(error: ToolError) -> Self {
+        Self::failure(error)
+    }
+}
+
+/// A rendered envelope: the structured object and its text copy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The envelope object (`structuredContent`).
+    pub structured: Value,
+    /// The same object as compact JSON text.
+    pub text: String,
+    /// MCP `isError`.
+    pub is_error: bool,
+}
+
+/// Builds the envelope for `operation`, applying the output budgets.
+pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
+    let Reply { mut data, error, mut warnings, mut truncated } = reply;
+    if let Some(d) = data.as_mut() {
+        truncated |= budget::cap_arrays(d, &mut warnings);
+    }
+    let ok = error.is_none();
+    let mut envelope = Map::new();
+    envelope.insert("ok".into(), json!(ok));
+    envelope.insert("operation".into(), json!(operation));
+    if let Some(d) = data {
+        envelope.insert("data".into(), d);
+    }
+    if let Some(e) = &error {
+        envelope.insert("error".into(), e.to_json());
+    }
+    envelope.insert("warnings".into(), json!([]));
+    envelope.insert("truncated".into(), json!(truncated));
+    envelope.insert("correlation_id".into(), json!(correlation_id));
+    let mut structured = Value::Object(envelope);
+    budget::fit_bytes(&mut structured, &mut warnings);
+    structured["warnings"] = json!(budget::bound_warnings(warnings));
+    let text = serde_json::to_string(&structured).unwrap_or_else(|_| "{}".to_owned());
+    Rendered { structured, text, is_error: !ok }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::error::ErrorCode;
+
+    #[test]
+    fn success_has_data_and_no_error() {
+        let r = render("read_search", "c-1", Reply::ok(json!({"kind":"metrics","values":[]})));
+        assert_eq!(r.structured["ok"], true);
+        assert!(r.structured.get("error").is_none());
+        assert!(!r.is_error);
+        assert_eq!(serde_json::from_str::<Value>(&r.text).unwrap(), r.structured);
+    }
+
+    #[test]
+    fn failure_sets_is_error_and_keeps_warnings() {
+        let reply = Reply::failure(ToolError::new(ErrorCode::UnknownOutcome, "lost"))
+            .warn("reconcile with read_requests");
+        let r = render("write_request_create", "c-2", reply);
+        assert!(r.is_error);
+        assert_eq!(r.structured["ok"], false);
+        assert_eq!(r.structured["error"]["code"], "UNKNOWN_OUTCOME");
+        assert_eq!(r.structured["warnings"][0], "reconcile with read_requests");
+    }
+}

@@ -1,0 +1,267 @@
+//! The contract's error object: 13 codes, honest `retryable`, sanitized messages.
+//!
+//! Every message that may carry upstream text goes through [`sanitize`], so stack traces, HTML,
+//! connection strings, credential-looking values and control characters never reach a caller.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// The contract's error codes (`$defs/error/properties/code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// An argument is missing, unknown, of the wrong type or out of range.
+    InvalidArgument,
+    /// Upstream refused the credentials (HTTP 401).
+    AuthenticationFailed,
+    /// Upstream or policy refused the action for this principal.
+    Forbidden,
+    /// The addressed thing does not exist upstream.
+    NotFound,
+    /// Not configured, or not offered by this upstream.
+    UnsupportedCapability,
+    /// Upstream answered with a failure (business or HTTP).
+    UpstreamRejected,
+    /// Upstream asked us to slow down, or a quota is exhausted.
+    RateLimited,
+    /// No answer in time; the request was not a mutation that may have run.
+    Timeout,
+    /// A mutation was sent and its effect cannot be known.
+    UnknownOutcome,
+    /// The change conflicts with the current upstream state.
+    Conflict,
+    /// Part of a compound operation failed.
+    PartialFailure,
+    /// Upstream answered with something that is not the documented shape.
+    UpstreamSchemaMismatch,
+    /// A fault inside the plugin or its host.
+    InternalError,
+}
+
+impl ErrorCode {
+    /// The wire name, for example `INVALID_ARGUMENT`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidArgument => "INVALID_ARGUMENT",
+            Self::AuthenticationFailed => "AUTHENTICATION_FAILED",
+            Self::Forbidden => "FORBIDDEN",
+            Self::NotFound => "NOT_FOUND",
+            Self::UnsupportedCapability => "UNSUPPORTED_CAPABILITY",
+            Self::UpstreamRejected => "UPSTREAM_REJECTED",
+            Self::RateLimited => "RATE_LIMITED",
+            Self::Timeout => "TIMEOUT",
+            Self::UnknownOutcome => "UNKNOWN_OUTCOME",
+            Self::Conflict => "CONFLICT",
+            Self::PartialFailure => "PARTIAL_FAILURE",
+            Self::UpstreamSchemaMismatch => "UPSTREAM_SCHEMA_MISMATCH",
+            Self::InternalError => "INTERNAL_ERROR",
+        }
+    }
+}
+
+/// A tool failure as the contract's `error` object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    /// What went wrong.
+    pub code: ErrorCode,
+    /// Sanitized, human-readable explanation.
+    pub message: String,
+    /// Whether repeating the same call is safe and may succeed.
+    pub retryable: bool,
+    /// Upstream HTTP status, when one was received.
+    pub http_status: Option<u16>,
+    /// The argument at fault, for `INVALID_ARGUMENT`.
+    pub field: Option<String>,
+    /// Seconds to wait, when upstream sent `Retry-After`.
+    pub retry_after_seconds: Option<u64>,
+}
+
+impl ToolError {
+    /// A non-retryable error with a sanitized message.
+    pub fn new(code: ErrorCode, message: impl AsRef<str>) -> Self {
+        Self {
+            code,
+            message: sanitize(message.as_ref()),
+            retryable: false,
+            http_status: None,
+            field: None,
+            retry_after_seconds: None,
+        }
+    }
+
+    /// `INVALID_ARGUMENT` naming `field`.
+    pub fn invalid_argument(field: impl Into<String>, message: impl AsRef<str>) -> Self {
+        Self {
+            field: Some(field.into()),
+            ..Self::new(ErrorCode::InvalidArgument, message)
+        }
+    }
+
+    /// `UPSTREAM_SCHEMA_MISMATCH`: upstream answered with an unexpected shape.
+    pub fn schema_mismatch(message: impl AsRef<str>) -> Self {
+        Self::new(ErrorCode::UpstreamSchemaMismatch, message)
+    }
+
+    /// `INTERNAL_ERROR`.
+    pub fn internal(message: impl AsRef<str>) -> Self {
+        Self::new(ErrorCode::InternalError, message)
+    }
+
+    /// Marks the error as safe to retry.
+    pub fn retryable(mut self, retryable: bool) -> Self {
+        self.retryable = retryable;
+        self
+    }
+
+    /// Records the upstream HTTP status.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.http_status = (100..=599).contains(&status).then_some(status);
+        self
+    }
+
+    /// Records `Retry-After`.
+    pub fn with_retry_after(mut self, seconds: Option<u64>) -> Self {
+        self.retry_after_seconds = seconds;
+        self
+    }
+
+    /// The contract's `error` object.
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("code".into(), json!(self.code.as_str()));
+        o.insert("message".into(), json!(self.message));
+        o.insert("retryable".into(), json!(self.retryable));
+        if let Some(s) = self.http_status {
+            o.insert("http_status".into(), json!(s));
+        }
+        if let Some(f) = &self.field {
+            o.insert("field".into(), json!(f));
+        }
+        if let Some(s) = self.retry_after_seconds {
+            o.insert("retry_after_seconds".into(), json!(s));
+        }
+        Value::Object(o)
+    }
+}
+
+/// Longest message we pass on, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// Makes upstream text safe to show: first line of real text only, no HTML, no stack trace,
+/// no connection string or credential-looking value, no control characters, bounded length.
+pub fn sanitize(text: &str) -> String {
+    let without_tags = strip_tags(text);
+    let mut kept: Vec<&str> = Vec::new();
+    for line in without_tags.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        // .NET stack frames ("   at Ombi.Core..."), inner-exception markers, Java/Python frames.
+        if t.starts_with("at ")
+            || t.starts_with("---")
+            || t.starts_with("File \"")
+            || t.starts_with("Traceback")
+        {
+            break;
+        }
+        kept.push(t);
+        if kept.len() == 2 {
+            break;
+        }
+    }
+    let joined = kept.join(" ");
+    let redacted: String = joined
+        .split(' ')
+        .map(redact_word)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cleaned: String = redacted
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_MESSAGE_CHARS)
+        .collect();
+    if cleaned.chars().count() == MAX_MESSAGE_CHARS {
+        format!("{}…", cleaned.trim_end())
+    } else {
+        cleaned.trim().to_owned()
+    }
+}
+
+/// Replaces a word that looks like a secret, a connection-string pair or a URL with credentials.
+fn redact_word(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    const SECRET_KEYS: [&str; 10] = [
+        "password=", "pwd=", "apikey", "api_key", "token", "secret", "user id=", "uid=",
+        "server=", "data source=",
+    ];
+    if SECRET_KEYS.iter().any(|k| lower.contains(k)) {
+        return "[redacted]".to_owned();
+    }
+    if let Some(rest) = lower.split("://").nth(1)
+        && rest.split('/').next().is_some_and(|auth| auth.contains('@'))
+    {
+        return "[redacted-url]".to_owned();
+    }
+    // Long opaque hex/base64 runs look like keys or tokens.
+    let alnum = word.chars().filter(|c| c.is_ascii_alphanumeric()).count();
+    if alnum >= 32 && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_=+/".contains(c)) {
+        return "[redacted]".to_owned();
+    }
+    word.to_owned()
+}
+
+fn strip_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stack_traces_and_connection_strings_are_removed() {
+        let raw = "Cannot open database. Server=db;User Id=sa;Password=hunter2;\n   at Ombi.Store.Context.OmbiContext..ctor()\n   at X.Y()";
+        let s = sanitize(raw);
+        assert!(!s.contains("hunter2"), "{s}");
+        assert!(!s.contains("Ombi.Store"), "{s}");
+        assert!(s.starts_with("Cannot open database."), "{s}");
+    }
+
+    #[test]
+    fn html_is_reduced_to_text_and_bounded() {
+        let page = format!("<html><body><h1>Oops</h1>{}</body></html>", "x ".repeat(400));
+        let s = sanitize(&page);
+        assert!(!s.contains('<'));
+        assert!(s.chars().count() <= MAX_MESSAGE_CHARS + 1);
+    }
+
+    #[test]
+    fn credential_urls_and_tokens_are_redacted() {
+        let s = sanitize("failed to reach http://admin:pw@sonarr:8989/api with key 0123456789abcdef0123456789abcdef");
+        assert!(!s.contains("admin:pw"), "{s}");
+        assert!(!s.contains("0123456789abcdef0123456789abcdef"), "{s}");
+    }
+
+    #[test]
+    fn error_json_has_only_contract_fields() {
+        let e = ToolError::invalid_argument("query", "must not be empty").with_status(400);
+        assert_eq!(
+            e.to_json(),
+            json!({"code":"INVALID_ARGUMENT","message":"must not be empty","retryable":false,"http_status":400,"field":"query"})
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! The only wasi:http code: [`WasiUpstream`] sends one request with the component's own
+//! timeouts (connect, first byte, between bytes), a whole-call deadline, and a byte cap that
+//! works while reading, so an oversized body is never held in memory.
+
+use super::bindings::wasi::clocks::monotonic_clock;
+use super::bindings::wasi::http::outgoing_handler;
+use super::bindings::wasi::http::types::{
+    ErrorCode, Fields, IncomingResponse, Method as WasiMethod, OutgoingBody, OutgoingRequest, RequestOptions, Scheme,
+};
+use super::bindings::wasi::io::poll;
+use super::bindings::wasi::io::streams::StreamError;
+use crate::upstream::{HttpRequest, HttpResponse, Method, Upstream, UpstreamError};
+
+/// Connect timeout for every request.
+const CONNECT_TIMEOUT_NS: u64 = 5_000_000_000;
+/// Longest silence between body chunks.
+const BETWEEN_BYTES_TIMEOUT_NS: u64 = 30_000_000_000;
+/// Bytes asked for per read.
+const READ_CHUNK: u64 = 64 * 1024;
+
+/// wasi:http client bound to one call's deadline.
+pub struct WasiUpstream {
+    deadline_ns: u64,
+}
+
+impl WasiUpstream {
+    /// A client whose requests all end by `ms` from now.
+    pub fn with_deadline_ms(ms: u64) -> Self {
+        Self { deadline_ns: monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000)) }
+    }
+
+    fn remaining_ns(&self, cap_ms: u64) -> u64 {
+        let left = self.deadline_ns.saturating_sub(monotonic_clock::now());
+        left.min(cap_ms.saturating_mul(1_000_000))
+    }
+}
+
+fn protocol(sent: bool, detail: &str) -> UpstreamError {
+    UpstreamError::Protocol { sent, detail: detail.to_owned() }
+}
+
+fn map_error(e: &ErrorCode) -> UpstreamError {
+    match e {
+        ErrorCode::HttpRequestDenied => UpstreamError::Denied,
+        ErrorCode::ConnectionTimeout => UpstreamError::Timeout { sent: false },
+        ErrorCode::DnsTimeout
+        | ErrorCode::DnsError(_)
+        | ErrorCode::DestinationNotFound
+        | ErrorCode::DestinationUnavailable
+        | ErrorCode::DestinationIpProhibited
+        | ErrorCode::DestinationIpUnroutable
+        | ErrorCode::ConnectionRefused
+        | ErrorCode::ConnectionLimitReached => UpstreamError::Unreachable,
+        ErrorCode::TlsProtocolError | ErrorCode::TlsCertificateError | ErrorCode::TlsAlertReceived(_) => {
+            protocol(false, "TLS handshake failed")
+        }
+        ErrorCode::HttpRequestUriInvalid | ErrorCode::HttpRequestMethodInvalid | ErrorCode::HttpRequestUriTooLong => {
+            protocol(false, "the request could not be formed")
+        }
+        ErrorCode::ConnectionReadTimeout | ErrorCode::HttpResponseTimeout => UpstreamError::Timeout { sent: true },
+        ErrorCode::ConnectionTerminated | ErrorCode::HttpResponseIncomplete => UpstreamError::ConnectionLost,
+        ErrorCode::HttpResponseContentCoding(_) | ErrorCode::HttpResponseTransferCoding(_) => {
+            protocol(true, "the response used an unsupported encoding")
+        }
+        _ => protocol(true, "malformed HTTP response"),
+    }
+}
+
+fn split_url(url: &str) -> Option<(Scheme, &str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = match scheme {
+        "https" => Scheme::Https,
+        "http" => Scheme::Http,
+        _ => return None,
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    Some((scheme, authority, path))
+}
+
+impl Upstream for WasiUpstream {
+    fn send(&self, request: &HttpRequest, max_body_bytes: usize) -> Result<HttpResponse, UpstreamError> {
+        let budget = self.remaining_ns(request.timeout_ms);
+        if budget == 0 {
+            return Err(UpstreamError::Timeout { sent: false });
+        }
+        let (scheme, authority, path) = split_url(&request.url).ok_or_else(|| protocol(false, "bad URL"))?;
+        let headers = Fields::new();
+        for (name, value) in &request.headers {
+            headers
+                .append(name, value.as_bytes())
+                .map_err(|_| protocol(false, "a request header was refused"))?;
+        }
+        let req = OutgoingRequest::new(headers);
+        let method = match request.method {
+            Method::Get => WasiMethod::Get,
+            Method::Post => WasiMethod::Post,
+            Method::Put => WasiMethod::Put,
+            Method::Delete => WasiMethod::Delete,
+        };
+        let formed = req.set_method(&method).is_ok()
+            && req.set_scheme(Some(&scheme)).is_ok()
+            && req.set_authority(Some(authority)).is_ok()
+            && req.set_path_with_query(Some(path)).is_ok();
+        if !formed {
+            return Err(protocol(false, "the request could not be formed"));
+        }
+        let options = RequestOptions::new();
+        let _ = options.set_connect_timeout(Some(CONNECT_TIMEOUT_NS.min(budget)));
+        let _ = options.set_first_byte_timeout(Some(budget));
+        let _ = options.set_between_bytes_timeout(Some(BETWEEN_BYTES_TIMEOUT_NS.min(budget)));
+        let body = match &request.body {
+            Some(_) => Some(req.body().map_err(|_| protocol(false, "no request body"))?),
+            None => None,
+        };
+        let future = outgoing_handler::handle(req, Some(options)).map_err(|e| map_error(&e))?;
+        if let (Some(body), Some(bytes)) = (body, &request.body) {
+            write_body(body, bytes)?;
+        }
+        let timer = monotonic_clock::subscribe_duration(budget);
+        let ready = future.subscribe();
+        let fired = poll::poll(&[&ready, &timer]);
+        if !fired.contains(&0) {
+            return Err(UpstreamError::Timeout { sent: true });
+        }
+        let response = match future.get() {
+            Some(Ok(Ok(r))) => r,
+            Some(Ok(Err(e))) => return Err(map_error(&e)),
+            _ => return Err(protocol(true, "the response was lost")),
+        };
+        drop(ready);
+        read_response(response, max_body_bytes, &timer)
+    }
+}
+
+fn write_body(body: OutgoingBody, bytes: &[u8]) -> Result<(), UpstreamError> {
+    {
+        let stream = body.write().map_err(|_| protocol(true, "request body unavailable"))?;
+        for chunk in bytes.chunks(4096) {
+            stream.blocking_write_and_flush(chunk).map_err(|_| UpstreamError::ConnectionLost)?;
+        }
+    }
+    OutgoingBody::finish(body, None).map_err(|e| map_error(&e))
+}
+
+fn read_response(
+    response: IncomingResponse,
+    cap: usize,
+    timer: &poll::Pollable,
+) -> Result<HttpResponse, UpstreamError> {
+    let status = response.status();
+    let mut out = HttpResponse { status, ..Default::default() };
+    let headers = response.headers();
+    for (name, value) in headers.entries() {
+        let name = name.to_ascii_lowercase();
+        let value = String::from_utf8_lossy(&value).into_owned();
+        match name.as_str() {
+            "content-type" => out.content_type = Some(value),
+            "retry-after" => out.retry_after_seconds = value.trim().parse().ok(),
+            "content-length" => {
+                if value.trim().parse::<usize>().is_ok_and(|n| n > cap) {
+                    return Err(UpstreamError::BodyTooLarge { status, limit: cap });
+                }
+            }
+            "content-encoding" | "mcp-session-id" | "location" => out.headers.push((name, value)),
+            _ => {}
+        }
+    }
+    drop(headers);
+    let body = response.consume().map_err(|_| protocol(true, "response body unavailable"))?;
+    {
+        let stream = body.stream().map_err(|_| protocol(true, "response body unavailable"))?;
+        let readable = stream.subscribe();
+        loop {
+            let fired = poll::poll(&[&readable, timer]);
+            if !fired.contains(&0) {
+                return Err(UpstreamError::Timeout { sent: true });
+            }
+            match stream.read(READ_CHUNK) {
+                Ok(chunk) => {
+                    if out.body.len() + chunk.len() > cap {
+                        return Err(UpstreamError::BodyTooLarge { status, limit: cap });
+                    }
+                    out.body.extend_from_slice(&chunk);
+                }
+                Err(StreamError::Closed) => break,
+                Err(StreamError::LastOperationFailed(_)) => return Err(UpstreamError::ConnectionLost),
+            }
+        }
+    }
+    Ok(out)
+}

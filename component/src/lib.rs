@@ -1,0 +1,25 @@
+//! media-mcp: typed, honest access to self-hosted media-request servers for MCP hosts.
+//!
+//! The crate builds natively (all logic, unit-tested with `cargo test -p media-mcp`) and for
+//! `wasm32-wasip2`, where [`guest`] adds the thin WIT glue and the wasi:http client.
+//!
+//! - [`catalogue`]: the tool registry, argument validation and dispatch.
+//! - [`contract`]: output schemas, the result envelope, errors and budgets.
+//! - [`ombi`]: the Ombi backend.
+//! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
+
+pub mod args;
+pub mod catalogue;
+pub mod config;
+pub mod contract;
+pub mod ombi;
+pub mod paging;
+pub mod schema;
+pub mod upstream;
+
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code, reason = "wit-bindgen generates the canonical-ABI glue and export symbols")]
+mod guest;
+
+pub use catalogue::{CallContext, Plugin, ToolDescriptor, UnknownTool};
+pub use config::Config;

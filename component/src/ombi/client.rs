@@ -1,0 +1,122 @@
+//! The Ombi HTTP client: base path, headers (`Accept`, `UserName`, `ApiKey` only when the host
+//! passes the key), and the one place where exchanges become JSON or contract errors.
+
+use crate::config::OmbiConfig;
+use crate::contract::ToolError;
+use crate::upstream::recognise::{json_body, status_error, transport_error};
+use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Whether an exchange may change upstream state (decides retryability and UNKNOWN_OUTCOME).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Reads, including POST routes that only search.
+    Read,
+    /// Anything that may change state.
+    Write,
+}
+
+/// An Ombi client for one call.
+pub struct Ombi<'a> {
+    upstream: &'a dyn Upstream,
+    config: &'a OmbiConfig,
+    user: Option<&'a str>,
+    timeout_ms: u64,
+}
+
+/// Longest `UserName` we send.
+const MAX_USER_CHARS: usize = 256;
+
+impl<'a> Ombi<'a> {
+    /// A client acting as `principal`, else the configured default user, else the key's
+    /// administrator identity.
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` (`principal`) when the user name cannot be sent as a header.
+    pub fn new(
+        upstream: &'a dyn Upstream,
+        config: &'a OmbiConfig,
+        principal: Option<&'a str>,
+        timeout_ms: u64,
+    ) -> Result<Self, ToolError> {
+        let user = principal.or(config.default_user.as_deref()).filter(|u| !u.trim().is_empty());
+        if let Some(u) = user
+            && (u.chars().count() > MAX_USER_CHARS || u.chars().any(|c| c.is_control() || !c.is_ascii()))
+        {
+            return Err(ToolError::invalid_argument(
+                "principal",
+                "the user to act as must be printable ASCII of at most 256 characters",
+            ));
+        }
+        Ok(Self { upstream, config, user, timeout_ms })
+    }
+
+    /// The user the calls act as, if any.
+    pub fn acting_user(&self) -> Option<&str> {
+        self.user
+    }
+
+    /// GET `path` and decode JSON; `Ok(None)` for 204/empty.
+    ///
+    /// # Errors
+    /// A contract error for transport failures, failure statuses and bad bodies.
+    pub fn get<T: DeserializeOwned>(&self, path: &str) -> Result<Option<T>, ToolError> {
+        self.send(Method::Get, path, None, Effect::Read)
+    }
+
+    /// Sends `method path` with an optional JSON body and decodes the JSON answer.
+    ///
+    /// # Errors
+    /// As [`Ombi::get`]; for [`Effect::Write`] a lost answer is `UNKNOWN_OUTCOME`.
+    pub fn send<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        effect: Effect,
+    ) -> Result<Option<T>, ToolError> {
+        let resp = self.exchange(method, path, body, effect)?;
+        json_body(&resp)
+    }
+
+    /// Sends and checks the status; the body is left to the caller.
+    ///
+    /// # Errors
+    /// A contract error for transport failures and failure statuses.
+    pub fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        effect: Effect,
+    ) -> Result<HttpResponse, ToolError> {
+        let mutation = effect == Effect::Write;
+        let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
+        if let Some(key) = &self.config.api_key {
+            headers.push(("apikey".to_owned(), key.clone()));
+        }
+        if let Some(user) = self.user {
+            headers.push(("username".to_owned(), user.to_owned()));
+        }
+        let body = body.map(|b| {
+            headers.push(("content-type".to_owned(), "application/json".to_owned()));
+            serde_json::to_vec(b).unwrap_or_default()
+        });
+        let request = HttpRequest {
+            method,
+            url: self.config.base_url.join(path),
+            headers,
+            body,
+            timeout_ms: self.timeout_ms,
+        };
+        let resp = self
+            .upstream
+            .send(&request, MAX_BODY_BYTES)
+            .map_err(|e| transport_error(&e, mutation))?;
+        match status_error(&resp, mutation) {
+            Some(err) => Err(err),
+            None => Ok(resp),
+        }
+    }
+}

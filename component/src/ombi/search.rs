@@ -1,0 +1,262 @@
+//! `read_search` → `media_page` (ledger §3.1).
+//!
+//! Every search route returns an unpaged array, windowed locally. Ids are labelled by route:
+//! v1 TV search is TVMaze-backed (TVDB id in `theMovieDbId`, TVMaze id in `seriesId`).
+
+use super::client::Effect;
+use super::ids::{Ns, TargetKind, positive_id, target};
+use super::media::{MediaItem, safe_artwork_uri};
+use crate::args::{Args, Window};
+use crate::catalogue::Call;
+use crate::contract::{Reply, ToolError};
+use crate::paging;
+use crate::upstream::{Method, encode_segment};
+use serde_json::{Value, json};
+
+/// Ombi's `ResultLimit` for v1 movie search and person credits.
+const OMBI_MOVIE_RESULT_LIMIT: usize = 10;
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^/?#\\x00-\\x1f]+$",
+                      "description": "What to search for (a title, or a person's name for movie_by_person). No '/', '?' or '#'."},
+            "media": {"enum": ["multi", "movie", "tv", "artist", "album", "movie_by_person"], "default": "multi",
+                      "description": "What to search: multi (movies, TV, music and people at once), movie, tv, artist, album, or movie_by_person (movies a person appears in)."},
+            "year": {"type": "integer", "minimum": 1870, "maximum": 2100, "description": "Release year (media=movie only)."},
+            "language_code": {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 language for titles (movie and movie_by_person only)."},
+            "include": {"type": "array", "items": {"enum": ["movies", "tv_shows", "music", "people"]}, "minItems": 1, "uniqueItems": true,
+                        "description": "What multi search covers (default all four)."},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Results to skip."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most results to return."}
+        },
+        "required": ["query"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"required": ["year"]}, "then": {"required": ["media"], "properties": {"media": {"const": "movie"}}}},
+            {"if": {"required": ["language_code"]}, "then": {"required": ["media"], "properties": {"media": {"enum": ["movie", "movie_by_person"]}}}},
+            {"if": {"required": ["include"]}, "then": {"properties": {"media": {"const": "multi"}}}}
+        ]
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let query = args.str("query").unwrap_or_default();
+    let term = encode_segment(query);
+    let media = args.str("media").unwrap_or("multi");
+    let window = args.window();
+    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    let (rows, kind): (Vec<Value>, Row) = match media {
+        "movie" if args.has("year") || args.has("language_code") => {
+            let body = json!({"searchTerm": query, "year": args.int("year"), "languageCode": args.str("language_code").unwrap_or("en")});
+            (list(ombi.send(Method::Post, "/api/v1/Search/movie", Some(&body), Effect::Read)?)?, Row::Movie)
+        }
+        "movie" => (list(ombi.get(&format!("/api/v1/Search/movie/{term}"))?)?, Row::Movie),
+        "movie_by_person" => {
+            let body = json!({"searchTerm": query, "languageCode": args.str("language_code").unwrap_or("en")});
+            (list(ombi.send(Method::Post, "/api/v1/Search/movie/actor", Some(&body), Effect::Read)?)?, Row::Movie)
+        }
+        "tv" => {
+            warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
+            (list(ombi.get(&format!("/api/v1/Search/tv/{term}"))?)?, Row::TvMaze)
+        }
+        "artist" => (list(ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?)?, Row::Artist),
+        "album" => (list(ombi.get(&format!("/api/v1/Search/music/album/{term}"))?)?, Row::Album),
+        _ => {
+            let include = args.strs("include").unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
+            let body = json!({
+                "movies": include.contains(&"movies"), "tvShows": include.contains(&"tv_shows"),
+                "music": include.contains(&"music"), "people": include.contains(&"people"),
+            });
+            let path = format!("/api/v2/Search/multi/{term}");
+            (list(ombi.send(Method::Post, &path, Some(&body), Effect::Read)?)?, Row::Multi)
+        }
+    };
+    let capped = matches!(media, "movie" | "movie_by_person") && rows.len() >= OMBI_MOVIE_RESULT_LIMIT;
+    let total = rows.len();
+    let mut shortened = false;
+    let items: Vec<Value> = paging::slice(rows, window)
+        .iter()
+        .map(|row| {
+            let item = project(row, kind, &mut warnings);
+            shortened |= item.shortened;
+            item.into_json()
+        })
+        .collect();
+    let page = if capped {
+        warnings.push(format!("Ombi returns at most {OMBI_MOVIE_RESULT_LIMIT} movie results per search: refine the query to see others"));
+        paging::local_partial(window, items.len(), window.offset + items.len() < total, "media")
+    } else {
+        paging::local(window, items.len(), total, "media")
+    };
+    if shortened {
+        warnings.push("long overviews were shortened".to_owned());
+    }
+    Ok(Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
+        .warn_all(warnings)
+        .truncated(shortened))
+}
+
+/// The upstream array, or a schema mismatch for anything else (204 is an empty list).
+pub fn list(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(ToolError::schema_mismatch("expected a JSON array from the upstream search route")),
+    }
+}
+
+/// Which view model a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Row {
+    Movie,
+    TvMaze,
+    Artist,
+    Album,
+    Multi,
+}
+
+fn project(row: &Value, kind: Row, warnings: &mut Vec<String>) -> MediaItem {
+    match kind {
+        Row::Movie => project_movie(row),
+        Row::TvMaze => project_tvmaze(row),
+        Row::Artist => project_artist(row),
+        Row::Album => project_album(row),
+        Row::Multi => project_multi(row, warnings),
+    }
+}
+
+/// `SearchMovieViewModel` (v1 search routes; `theMovieDbId` = `id` = TMDB).
+pub fn project_movie(row: &Value) -> MediaItem {
+    let mut m = MediaItem::new("movie");
+    m.ids.add(Ns::Tmdb, row.get("theMovieDbId")).add(Ns::Tmdb, row.get("id")).add(Ns::Imdb, row.get("imdbId"));
+    m.text("title", row.get("title"))
+        .text("overview", row.get("overview"))
+        .year_from(row.get("releaseDate"))
+        .flag("available", row.get("available"))
+        .flag("requested", row.get("requested"))
+        .list("request_targets", target(TargetKind::Movie, positive_id(row.get("requestId"))).into_iter().collect())
+        .rating("tmdb_vote_average", row.get("voteAverage"))
+        .artwork(safe_artwork_uri(row.get("posterPath")));
+    m
+}
+
+/// v1 `SearchTvShowViewModel` from TVMaze: `theMovieDbId`/`id` = TVDB, `seriesId` = TVMaze.
+/// Request state is left out (unreliable on this route, ledger §3.1).
+pub fn project_tvmaze(row: &Value) -> MediaItem {
+    let mut m = MediaItem::new("tv");
+    m.ids
+        .add(Ns::Tvdb, row.get("theMovieDbId"))
+        .add(Ns::Tvdb, row.get("id"))
+        .add(Ns::Tvmaze, row.get("seriesId"))
+        .add(Ns::Imdb, row.get("imdbId"));
+    m.text("title", row.get("title"))
+        .text("overview", row.get("overview"))
+        .year_from(row.get("firstAired"))
+        .flag("available", row.get("available"))
+        .artwork(safe_artwork_uri(row.get("banner")));
+    m
+}
+
+fn project_artist(row: &Value) -> MediaItem {
+    let mut m = MediaItem::new("artist");
+    m.ids.add(Ns::Musicbrainz, row.get("forignArtistId")).add(Ns::Musicbrainz, row.get("foreignArtistId"));
+    m.text("title", row.get("artistName"))
+        .text("overview", row.get("overview"))
+        .artwork(safe_artwork_uri(row.get("poster")));
+    m
+}
+
+/// `SearchAlbumViewModel`: identity is `foreignAlbumId` (`id` is always 0).
+pub fn project_album(row: &Value) -> MediaItem {
+    let mut m = MediaItem::new("album");
+    m.ids.add(Ns::Musicbrainz, row.get("foreignAlbumId"));
+    m.text("title", row.get("title"))
+        .year_from(row.get("releaseDate"))
+        .flag("available", row.get("available"))
+        .flag("requested", row.get("requested"))
+        .list("request_targets", target(TargetKind::Album, positive_id(row.get("requestId"))).into_iter().collect())
+        .artwork(safe_artwork_uri(row.get("cover")));
+    m
+}
+
+/// `MultiSearchResult`: `mediaType` matched case-insensitively; movie titles lose Ombi's
+/// ` (YYYY)` suffix, which becomes `year`.
+fn project_multi(row: &Value, warnings: &mut Vec<String>) -> MediaItem {
+    let media_type = row.get("mediaType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    let (kind, ns) = match media_type.as_str() {
+        "movie" => ("movie", Ns::Tmdb),
+        "tv" => ("tv", Ns::Tmdb),
+        "person" => ("person", Ns::Tmdb),
+        "artist" => ("artist", Ns::Musicbrainz),
+        other => {
+            warnings.push(format!("unknown multi-search media type {other:?}: its id is reported as provider_unknown"));
+            ("unknown", Ns::ProviderUnknown)
+        }
+    };
+    let mut m = MediaItem::new(kind);
+    m.ids.add(ns, row.get("id"));
+    let title = row.get("title").and_then(Value::as_str).unwrap_or("");
+    match split_year_suffix(title).filter(|_| kind == "movie") {
+        Some((t, y)) => {
+            m.text("title", Some(&json!(t))).year(y);
+        }
+        None => {
+            m.text("title", row.get("title"));
+        }
+    }
+    m.text("overview", row.get("overview")).artwork(safe_artwork_uri(row.get("poster")));
+    m
+}
+
+fn split_year_suffix(title: &str) -> Option<(&str, i64)> {
+    let open = title.strip_suffix(')')?.rfind(" (")?;
+    let year: i64 = title[open + 2..title.len() - 1].parse().ok()?;
+    ((1800..=2200).contains(&year)).then(|| (&title[..open], year))
+}
+
+#[allow(dead_code, reason = "used by tests")]
+fn window_of(offset: usize, limit: usize) -> Window {
+    Window { offset, limit }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tvmaze_rows_label_tvdb_and_tvmaze_and_omit_request_state() {
+        let row = json!({"id": 81189, "theMovieDbId": "81189", "seriesId": 169, "imdbId": "tt0903747",
+                         "title": "Breaking Bad", "requested": false, "requestId": 0, "available": false});
+        let v = project_tvmaze(&row).into_json();
+        assert_eq!(v["identifiers"], json!([
+            {"namespace": "tvdb", "value": "81189"}, {"namespace": "tvmaze", "value": "169"},
+            {"namespace": "imdb", "value": "tt0903747"}]));
+        assert!(v.get("requested").is_none());
+        assert!(v.get("request_targets").is_none());
+    }
+
+    #[test]
+    fn multi_media_type_is_case_insensitive_and_year_suffix_split() {
+        let mut w = Vec::new();
+        let v = project_multi(&json!({"id": "a74b", "mediaType": "Artist", "title": "Radiohead"}), &mut w).into_json();
+        assert_eq!(v["media"], "artist");
+        assert_eq!(v["identifiers"][0]["namespace"], "musicbrainz");
+        let v = project_multi(&json!({"id": "603", "mediaType": "movie", "title": "The Matrix (1999)"}), &mut w).into_json();
+        assert_eq!((v["title"].as_str(), v["year"].as_i64()), (Some("The Matrix"), Some(1999)));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn movie_request_target_only_with_a_request() {
+        let v = project_movie(&json!({"id": 603, "theMovieDbId": "603", "requestId": 0, "requested": false})).into_json();
+        assert!(v.get("request_targets").is_none());
+        assert_eq!(v["requested"], false);
+        let v = project_movie(&json!({"id": 603, "requestId": 12})).into_json();
+        assert_eq!(v["request_targets"], json!([{"kind": "movie", "id": 12}]));
+    }
+}

@@ -1,0 +1,306 @@
+//! A JSON Schema (2020-12) interpreter for the keyword subset in [`SUPPORTED_KEYWORDS`].
+
+use regex_lite::Regex;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Keywords the interpreter understands; a tool schema using any other is a bug (tested).
+pub const SUPPORTED_KEYWORDS: &[&str] = &[
+    "$schema", "title", "description", "default", "examples", "type", "enum", "const",
+    "minimum", "maximum", "minLength", "maxLength", "pattern", "properties", "required",
+    "additionalProperties", "items", "minItems", "maxItems", "uniqueItems", "allOf", "anyOf",
+    "oneOf", "if", "then", "else", "not", "minProperties",
+];
+
+/// The first reason `value` breaks the schema, naming the argument at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The argument path, e.g. `query`, `filters.genre_ids[2]`; empty for the whole object.
+    pub field: String,
+    /// What is wrong, for a person or a model to fix.
+    pub message: String,
+}
+
+/// Checks `value` against `schema`. `Ok(())` when valid.
+///
+/// # Errors
+/// The first [`Violation`] found, in document order.
+pub fn validate(schema: &Value, value: &Value) -> Result<(), Violation> {
+    check(schema, value, "")
+}
+
+fn fail(path: &str, message: impl Into<String>) -> Result<(), Violation> {
+    Err(Violation { field: path.to_owned(), message: message.into() })
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn type_matches(expected: &str, v: &Value) -> bool {
+    let actual = type_name(v);
+    actual == expected || (expected == "number" && actual == "integer")
+}
+
+fn describe(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+}
+
+fn check(schema: &Value, value: &Value, path: &str) -> Result<(), Violation> {
+    let Some(s) = schema.as_object() else {
+        return match schema {
+            Value::Bool(false) => fail(path, "is not allowed"),
+            _ => Ok(()),
+        };
+    };
+    check_type(s, value, path)?;
+    if let Some(allowed) = s.get("enum").and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        let list: Vec<String> = allowed.iter().map(describe).collect();
+        return fail(path, format!("must be one of {}", list.join(", ")));
+    }
+    if let Some(c) = s.get("const")
+        && c != value
+    {
+        return fail(path, format!("must be {}", describe(c)));
+    }
+    match value {
+        Value::Number(n) => check_number(s, n.as_f64().unwrap_or(f64::NAN), path)?,
+        Value::String(text) => check_string(s, text, path)?,
+        Value::Array(items) => check_array(s, items, path)?,
+        Value::Object(map) => check_object(s, map, path)?,
+        _ => {}
+    }
+    check_combinators(s, value, path)
+}
+
+fn check_type(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), Violation> {
+    let ok = match s.get("type") {
+        None => true,
+        Some(Value::String(t)) => type_matches(t, value),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(|t| type_matches(t, value)),
+        Some(_) => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    let want = match s.get("type") {
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" or "),
+        Some(t) => t.as_str().unwrap_or("?").to_owned(),
+        None => String::new(),
+    };
+    fail(path, format!("must be of type {want}, got {}", type_name(value)))
+}
+
+fn check_number(s: &Map<String, Value>, n: f64, path: &str) -> Result<(), Violation> {
+    if let Some(min) = s.get("minimum").and_then(Value::as_f64)
+        && n < min
+    {
+        return fail(path, format!("must be at least {min}"));
+    }
+    if let Some(max) = s.get("maximum").and_then(Value::as_f64)
+        && n > max
+    {
+        return fail(path, format!("must be at most {max}"));
+    }
+    Ok(())
+}
+
+fn check_string(s: &Map<String, Value>, text: &str, path: &str) -> Result<(), Violation> {
+    let len = text.chars().count() as u64;
+    if let Some(min) = s.get("minLength").and_then(Value::as_u64)
+        && len < min
+    {
+        return fail(path, format!("must be at least {min} characters long"));
+    }
+    if let Some(max) = s.get("maxLength").and_then(Value::as_u64)
+        && len > max
+    {
+        return fail(path, format!("must be at most {max} characters long"));
+    }
+    if let Some(p) = s.get("pattern").and_then(Value::as_str)
+        && !pattern_matches(p, text)
+    {
+        return fail(path, format!("must match the pattern {p}"));
+    }
+    Ok(())
+}
+
+/// ECMA-262 patterns as our schemas use them; compiled once per pattern.
+fn pattern_matches(pattern: &str, text: &str) -> bool {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, Option<Regex>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    let re = cache.entry(pattern.to_owned()).or_insert_with(|| Regex::new(pattern).ok());
+    // An uncompilable pattern rejects everything rather than letting anything through.
+    re.as_ref().is_some_and(|re| re.is_match(text))
+}
+
+fn check_array(s: &Map<String, Value>, items: &[Value], path: &str) -> Result<(), Violation> {
+    if let Some(min) = s.get("minItems").and_then(Value::as_u64)
+        && (items.len() as u64) < min
+    {
+        return fail(path, format!("must have at least {min} items"));
+    }
+    if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
+        && (items.len() as u64) > max
+    {
+        return fail(path, format!("must have at most {max} items"));
+    }
+    if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+        for (i, a) in items.iter().enumerate() {
+            if items[..i].contains(a) {
+                return fail(&format!("{path}[{i}]"), format!("repeats {}", describe(a)));
+            }
+        }
+    }
+    if let Some(item_schema) = s.get("items") {
+        for (i, item) in items.iter().enumerate() {
+            check(item_schema, item, &format!("{path}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+fn check_object(s: &Map<String, Value>, map: &Map<String, Value>, path: &str) -> Result<(), Violation> {
+    let props = s.get("properties").and_then(Value::as_object);
+    if let Some(required) = s.get("required").and_then(Value::as_array) {
+        for name in required.iter().filter_map(Value::as_str) {
+            if !map.contains_key(name) {
+                return fail(&child(path, name), "is required");
+            }
+        }
+    }
+    if let Some(min) = s.get("minProperties").and_then(Value::as_u64)
+        && (map.len() as u64) < min
+    {
+        return fail(path, format!("must set at least {min} field(s)"));
+    }
+    for (key, v) in map {
+        match props.and_then(|p| p.get(key)) {
+            Some(prop_schema) => check(prop_schema, v, &child(path, key))?,
+            None => match s.get("additionalProperties") {
+                Some(Value::Bool(false)) => {
+                    return fail(&child(path, key), "is not a known argument");
+                }
+                Some(extra @ Value::Object(_)) => check(extra, v, &child(path, key))?,
+                _ => {}
+            },
+        }
+    }
+    Ok(())
+}
+
+fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), Violation> {
+    if let Some(all) = s.get("allOf").and_then(Value::as_array) {
+        for sub in all {
+            check(sub, value, path)?;
+        }
+    }
+    if let Some(any) = s.get("anyOf").and_then(Value::as_array)
+        && !any.iter().any(|sub| check(sub, value, path).is_ok())
+    {
+        return Err(first_branch_violation(any, value, path));
+    }
+    if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
+        let matching = one.iter().filter(|sub| check(sub, value, path).is_ok()).count();
+        if matching == 0 {
+            return Err(first_branch_violation(one, value, path));
+        }
+        if matching > 1 {
+            return fail(path, "matches more than one allowed form");
+        }
+    }
+    if let Some(cond) = s.get("if") {
+        let branch = if check(cond, value, path).is_ok() { s.get("then") } else { s.get("else") };
+        if let Some(b) = branch {
+            check(b, value, path)?;
+        }
+    }
+    if let Some(not) = s.get("not")
+        && check(not, value, path).is_ok()
+    {
+        return fail(path, not_message(not));
+    }
+    Ok(())
+}
+
+/// The violation of the branch that got furthest, so the message names a concrete field.
+fn first_branch_violation(branches: &[Value], value: &Value, path: &str) -> Violation {
+    branches
+        .iter()
+        .filter_map(|b| check(b, value, path).err())
+        .max_by_key(|v| v.field.len())
+        .unwrap_or(Violation { field: path.to_owned(), message: "matches no allowed form".into() })
+}
+
+fn not_message(not: &Value) -> String {
+    match not.get("required").and_then(Value::as_array) {
+        Some(names) => {
+            let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+            format!("must not set {} here", names.join(" and "))
+        }
+        None => "is not allowed in this form".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "minLength": 1, "maxLength": 5, "pattern": "^[a-z]+$"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                "include": {"type": "array", "items": {"enum": ["a", "b"]}, "uniqueItems": true},
+                "media": {"enum": ["movie", "tv"]}
+            },
+            "required": ["query"],
+            "additionalProperties": false,
+            "allOf": [{"if": {"properties": {"media": {"const": "tv"}}, "required": ["media"]},
+                       "then": {"required": ["limit"]}}]
+        })
+    }
+
+    fn err(v: Value) -> Violation {
+        validate(&schema(), &v).unwrap_err()
+    }
+
+    #[test]
+    fn names_the_field_at_fault() {
+        assert_eq!(err(json!({})).field, "query");
+        assert_eq!(err(json!({"query": "abc", "zzz": 1})).field, "zzz");
+        assert_eq!(err(json!({"query": "abc", "limit": 0})).field, "limit");
+        assert_eq!(err(json!({"query": "abc", "limit": 1.5})).field, "limit");
+        assert_eq!(err(json!({"query": "ABC"})).field, "query");
+        assert_eq!(err(json!({"query": "abc", "include": ["a", "a"]})).field, "include[1]");
+        assert_eq!(err(json!({"query": "abc", "include": ["c"]})).field, "include[0]");
+        assert_eq!(err(json!({"query": "abc", "media": "tv"})).field, "limit");
+    }
+
+    #[test]
+    fn accepts_valid_arguments() {
+        assert!(validate(&schema(), &json!({"query": "abc"})).is_ok());
+        assert!(validate(&schema(), &json!({"query": "abc", "media": "tv", "limit": 3})).is_ok());
+        assert!(validate(&schema(), &json!({"query": "abc", "limit": 3.0})).is_ok());
+    }
+}

@@ -1,0 +1,239 @@
+//! Turns an upstream exchange into JSON or a contract error (ledger §1.6).
+//!
+//! Recognises Ombi's failure shapes: `401 Invalid API Key` text, empty 401/403, ProblemDetails,
+//! the middleware's `500 {"error": …}`, the SPA's HTML page answered with 200 for unknown GET
+//! routes, and 204 for null results. A request that may have been delivered and changed state
+//! (`mutation`) never becomes a retryable error.
+
+use super::{HttpResponse, UpstreamError};
+use crate::contract::{ErrorCode, ToolError};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The error for a transport failure. `mutation`: the request may change upstream state.
+pub fn transport_error(err: &UpstreamError, mutation: bool) -> ToolError {
+    match err {
+        UpstreamError::Denied => ToolError::internal(
+            "the host refused the outbound request: the destination is not a configured upstream",
+        ),
+        UpstreamError::Unreachable => {
+            ToolError::new(ErrorCode::UpstreamRejected, "could not connect to the upstream server")
+                .retryable(true)
+        }
+        UpstreamError::Timeout { sent: false } => {
+            ToolError::new(ErrorCode::Timeout, "the upstream server did not accept the connection in time")
+                .retryable(true)
+        }
+        UpstreamError::Timeout { sent: true } if mutation => unknown_outcome("no answer before the deadline"),
+        UpstreamError::Timeout { sent: true } => {
+            ToolError::new(ErrorCode::Timeout, "the upstream server did not answer before the deadline")
+                .retryable(true)
+        }
+        UpstreamError::ConnectionLost if mutation => unknown_outcome("the connection broke before the answer arrived"),
+        UpstreamError::ConnectionLost => {
+            ToolError::new(ErrorCode::UpstreamRejected, "the connection broke before the answer arrived")
+                .retryable(true)
+        }
+        UpstreamError::BodyTooLarge { status, limit } if mutation && is_success(*status) => {
+            unknown_outcome(&format!("the answer exceeded the {} byte cap", limit))
+        }
+        UpstreamError::BodyTooLarge { status, limit } => ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            format!("the upstream answer exceeded the {limit} byte cap and was not read"),
+        )
+        .with_status(*status),
+        UpstreamError::Protocol { sent, detail } if mutation && *sent => unknown_outcome(detail),
+        UpstreamError::Protocol { sent, detail } => {
+            ToolError::new(ErrorCode::UpstreamRejected, format!("HTTP exchange failed: {detail}"))
+                .retryable(!*sent || !mutation)
+        }
+    }
+}
+
+fn unknown_outcome(why: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::UnknownOutcome,
+        format!("the change was sent but its outcome is unknown ({why}); check with a read before retrying"),
+    )
+}
+
+fn is_success(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
+/// The error for a non-2xx (or misleading 2xx) response, or `None` when the status is a success.
+pub fn status_error(resp: &HttpResponse, mutation: bool) -> Option<ToolError> {
+    let status = resp.status;
+    if is_success(status) {
+        return None;
+    }
+    let detail = failure_detail(resp);
+    let err = match status {
+        401 => {
+            let text = String::from_utf8_lossy(&resp.body);
+            let msg = if text.contains("Invalid User") {
+                "the upstream server does not know the user this call acts as"
+            } else {
+                "the upstream server refused the credentials"
+            };
+            ToolError::new(ErrorCode::AuthenticationFailed, msg)
+        }
+        403 => ToolError::new(ErrorCode::Forbidden, "the acting user lacks permission for this action"),
+        404 => ToolError::new(ErrorCode::NotFound, with_detail("not found upstream", &detail)),
+        400 | 422 => ToolError::new(
+            ErrorCode::InvalidArgument,
+            with_detail("the upstream server rejected the request as invalid", &detail),
+        ),
+        409 => ToolError::new(ErrorCode::Conflict, with_detail("conflict upstream", &detail)),
+        429 => ToolError::new(ErrorCode::RateLimited, "the upstream server is rate limiting requests")
+            .retryable(!mutation)
+            .with_retry_after(resp.retry_after_seconds),
+        300..=399 => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "the upstream server answered with a redirect, which the plugin does not follow",
+        ),
+        _ if mutation && status >= 500 => unknown_outcome(&format!("HTTP {status}")),
+        500..=599 => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            with_detail("the upstream server reported an internal error", &detail),
+        )
+        .retryable(matches!(status, 502..=504)),
+        _ => ToolError::new(ErrorCode::UpstreamRejected, format!("unexpected HTTP status {status}")),
+    };
+    Some(err.with_status(status))
+}
+
+fn with_detail(base: &str, detail: &Option<String>) -> String {
+    match detail {
+        Some(d) if !d.is_empty() => format!("{base}: {d}"),
+        _ => base.to_owned(),
+    }
+}
+
+/// A short description from Ombi's `{"error": …}` or ProblemDetails `title`; never HTML.
+fn failure_detail(resp: &HttpResponse) -> Option<String> {
+    if looks_like_html(resp) {
+        return None;
+    }
+    let v: Value = serde_json::from_slice(&resp.body).ok()?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Some(e.to_owned());
+    }
+    let title = v.get("title").and_then(Value::as_str)?;
+    let fields: Vec<&str> = v
+        .get("errors")
+        .and_then(Value::as_object)
+        .map(|o| o.keys().map(String::as_str).take(5).collect())
+        .unwrap_or_default();
+    Some(if fields.is_empty() { title.to_owned() } else { format!("{title} ({})", fields.join(", ")) })
+}
+
+fn looks_like_html(resp: &HttpResponse) -> bool {
+    let ct = resp.content_type.as_deref().unwrap_or("").to_ascii_lowercase();
+    if ct.contains("html") {
+        return true;
+    }
+    let start = resp.body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    resp.body[start..].starts_with(b"<")
+}
+
+/// Decodes a successful JSON response. `Ok(None)` for 204 or an empty body.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` for HTML (Ombi's page for unknown routes), compressed or
+/// non-JSON bodies, and JSON of the wrong shape.
+pub fn json_body<T: DeserializeOwned>(resp: &HttpResponse) -> Result<Option<T>, ToolError> {
+    if resp.status == 204 || resp.body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    if let Some(enc) = resp.header("content-encoding")
+        && !enc.eq_ignore_ascii_case("identity")
+    {
+        return Err(ToolError::schema_mismatch("the upstream answer was compressed, which the plugin does not accept").with_status(resp.status));
+    }
+    if looks_like_html(resp) {
+        return Err(ToolError::schema_mismatch(
+            "the upstream server answered with an HTML page instead of JSON (the route is unknown to this server version, or a proxy answered)",
+        )
+        .with_status(resp.status));
+    }
+    serde_json::from_slice::<T>(&resp.body).map(Some).map_err(|e| {
+        let what = if e.is_syntax() || e.is_eof() { "was not valid JSON" } else { "did not have the documented shape" };
+        ToolError::schema_mismatch(format!("the upstream answer {what} (line {}, column {})", e.line(), e.column()))
+            .with_status(resp.status)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resp(status: u16, ct: Option<&str>, body: &str) -> HttpResponse {
+        HttpResponse {
+            status,
+            content_type: ct.map(str::to_owned),
+            body: body.as_bytes().to_vec(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn html_page_with_200_is_a_schema_mismatch() {
+        let r = resp(200, Some("text/html"), "<!doctype html><html><body>Ombi</body></html>");
+        assert_eq!(json_body::<Value>(&r).unwrap_err().code, ErrorCode::UpstreamSchemaMismatch);
+    }
+
+    #[test]
+    fn middleware_500_is_sanitized_and_not_retryable() {
+        let r = resp(500, Some("application/json"), r#"{"error":"Login failed. Server=db;Password=x;\n   at Ombi.X()"}"#);
+        let e = status_error(&r, false).unwrap();
+        assert_eq!(e.code, ErrorCode::UpstreamRejected);
+        assert!(!e.retryable);
+        assert!(!e.message.contains("Password"), "{}", e.message);
+        assert!(!e.message.contains("Ombi.X"), "{}", e.message);
+    }
+
+    #[test]
+    fn write_500_and_lost_answers_are_unknown_outcomes() {
+        let r = resp(500, Some("application/json"), r#"{"error":"boom"}"#);
+        let e = status_error(&r, true).unwrap();
+        assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+        let e = transport_error(&UpstreamError::Timeout { sent: true }, true);
+        assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+        let e = transport_error(&UpstreamError::Timeout { sent: true }, false);
+        assert_eq!((e.code, e.retryable), (ErrorCode::Timeout, true));
+        let e = transport_error(&UpstreamError::Unreachable, true);
+        assert!(e.retryable, "never-sent requests are safe to retry");
+    }
+
+    #[test]
+    fn problem_details_keep_only_title_and_field_names() {
+        let r = resp(400, Some("application/problem+json"), r#"{"type":"x","title":"One or more validation errors occurred.","status":400,"traceId":"00-abc","errors":{"theMovieDbId":["bad"]}}"#);
+        let e = status_error(&r, true).unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("theMovieDbId"));
+        assert!(!e.message.contains("00-abc"));
+    }
+
+    #[test]
+    fn rate_limit_carries_retry_after() {
+        let mut r = resp(429, None, "");
+        r.retry_after_seconds = Some(7);
+        let e = status_error(&r, false).unwrap();
+        assert_eq!((e.code, e.retryable, e.retry_after_seconds), (ErrorCode::RateLimited, true, Some(7)));
+        assert!(!status_error(&r, true).unwrap().retryable);
+    }
+
+    #[test]
+    fn invalid_user_and_invalid_key_are_told_apart() {
+        let e = status_error(&resp(401, None, "Invalid User"), false).unwrap();
+        assert!(e.message.contains("user"));
+        let e = status_error(&resp(401, None, "Invalid API Key"), false).unwrap();
+        assert_eq!(e.code, ErrorCode::AuthenticationFailed);
+    }
+
+    #[test]
+    fn no_content_is_none() {
+        assert_eq!(json_body::<Value>(&resp(204, None, "")).unwrap(), None);
+    }
+}
