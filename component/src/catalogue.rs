@@ -122,7 +122,7 @@ impl Plugin {
 
     /// The tools this configuration offers.
     pub fn tools(&self) -> Vec<&'static ToolSpec> {
-        if self.config.ombi.is_some() { ombi::TOOLS.to_vec() } else { Vec::new() }
+        if self.config.ombi.is_some() { ombi::tools() } else { Vec::new() }
     }
 
     fn find(&self, name: &str) -> Option<&'static ToolSpec> {

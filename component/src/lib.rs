@@ -17,6 +17,9 @@ pub mod paging;
 pub mod schema;
 pub mod upstream;
 
+#[cfg(test)]
+pub mod testing;
+
 #[cfg(target_arch = "wasm32")]
 #[allow(unsafe_code, reason = "wit-bindgen generates the canonical-ABI glue and export symbols")]
 mod guest;

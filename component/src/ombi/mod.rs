@@ -1,16 +1,27 @@
 //! The Ombi backend: its client, projections and the native tools (ledger §3).
+//!
+//! Tools are registered per module (`TOOLS` slices) and chained here in catalogue order.
 
+mod admin;
 mod client;
 pub mod ids;
 pub mod media;
+mod reads;
 mod search;
+mod writes;
 
 pub use client::{Effect, Ombi};
 
 use crate::catalogue::{Access, ToolSpec};
 
-/// The Ombi tools, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[&READ_SEARCH];
+/// The Ombi tools, in catalogue order: reads first, then writes.
+pub fn tools() -> Vec<&'static ToolSpec> {
+    let groups: [&[&'static ToolSpec]; 4] = [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS];
+    groups.iter().flat_map(|g| g.iter().copied()).collect()
+}
+
+/// The read tools of the foundation slice.
+static CORE_READS: &[&ToolSpec] = &[&READ_SEARCH];
 
 static READ_SEARCH: ToolSpec = ToolSpec {
     name: "read_search",
