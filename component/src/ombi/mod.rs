@@ -8,6 +8,7 @@ pub mod ids;
 pub mod media;
 mod reads;
 mod search;
+pub mod settings_revision;
 mod writes;
 
 pub use client::{Effect, Ombi};
