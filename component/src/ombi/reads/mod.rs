@@ -1,6 +1,12 @@
-//! Read tools for requests and people: read_discover, read_requests, read_request_stats, read_issues, read_votes, read_users (ledger §3.2, §3.5–§3.9).
+//! Read tools for requests and people: read_discover, read_requests, read_request_stats,
+//! read_issues, read_votes, read_users (ledger §3.2, §3.5–§3.9). One file per tool; shared
+//! record building and enum tables live in [`common`].
+
+mod common;
+mod users;
+mod votes;
 
 use crate::catalogue::ToolSpec;
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[];
+pub static TOOLS: &[&ToolSpec] = &[&votes::READ_VOTES, &users::READ_USERS];

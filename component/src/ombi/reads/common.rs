@@ -1,0 +1,200 @@
+//! Shared pieces of the request/people read tools: paging argument schemas, a record builder
+//! that keeps absent values absent, and the upstream enum tables of ledger §4.
+//!
+//! Enum rule (contract "Reference/metric names"): an upstream code without a verified label
+//! keeps its `*_code` where the shared schema admits the value, loses the label, and is
+//! reported in `warnings`; it never fails the call.
+
+use crate::contract::ToolError;
+use serde_json::{Map, Value, json};
+
+/// The `offset` property of every list-style tool (ledger "Common paging arguments").
+pub fn offset_schema() -> Value {
+    json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."})
+}
+
+/// The `limit` property of every list-style tool.
+pub fn limit_schema() -> Value {
+    json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return (1-100)."})
+}
+
+/// A contract record under construction: setters ignore absent, null, empty and
+/// `0001-01-01` values, so nothing unknown becomes `false`, `0` or `""`.
+#[derive(Debug, Clone, Default)]
+pub struct Rec(Map<String, Value>);
+
+/// Longest free text kept in a record, in characters.
+pub const MAX_TEXT_CHARS: usize = 1000;
+
+impl Rec {
+    /// An empty record.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets `key` to a JSON value unconditionally.
+    pub fn set(&mut self, key: &str, v: Value) -> &mut Self {
+        self.0.insert(key.into(), v);
+        self
+    }
+
+    /// Sets a string from a non-empty upstream string (cut to [`MAX_TEXT_CHARS`]).
+    pub fn text(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(s) = v
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let (s, _) = super::super::media::bounded(s, MAX_TEXT_CHARS);
+            self.0.insert(key.into(), json!(s));
+        }
+        self
+    }
+
+    /// Sets a boolean only when upstream gave a boolean (`null` stays absent).
+    pub fn flag(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(b) = v.and_then(Value::as_bool) {
+            self.0.insert(key.into(), json!(b));
+        }
+        self
+    }
+
+    /// Sets a positive integer id (0, negative and non-numbers stay absent).
+    pub fn id(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(i) = super::super::ids::positive_id(v) {
+            self.0.insert(key.into(), json!(i));
+        }
+        self
+    }
+
+    /// Sets a non-negative count.
+    pub fn count(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(i) = v.and_then(Value::as_i64).filter(|i| *i >= 0) {
+            self.0.insert(key.into(), json!(i));
+        }
+        self
+    }
+
+    /// Sets a date string unless it is DateTime.MinValue (`0001-01-01…`, ledger §1.4).
+    pub fn date(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(d) = v.and_then(Value::as_str).and_then(real_date) {
+            self.0.insert(key.into(), json!(d));
+        }
+        self
+    }
+
+    /// Whether `key` was set.
+    pub fn has(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    /// The finished JSON object.
+    pub fn build(&self) -> Value {
+        Value::Object(self.0.clone())
+    }
+}
+
+/// A date string that is not Ombi's DateTime.MinValue sentinel.
+pub fn real_date(s: &str) -> Option<&str> {
+    let s = s.trim();
+    (!s.is_empty() && !s.starts_with("0001-01-01")).then_some(s)
+}
+
+/// Request type label of a RequestType code (ledger §4.1: tv=0, movie=1, album=2).
+pub fn request_type_label(code: i64) -> Option<&'static str> {
+    match code {
+        0 => Some("tv"),
+        1 => Some("movie"),
+        2 => Some("album"),
+        _ => None,
+    }
+}
+
+/// Sets `request_type` and `request_type_code` from an upstream RequestType. A code outside
+/// the table cannot be carried (the shared schema admits only 0–2), so both stay absent and a
+/// warning names it.
+pub fn put_request_type(rec: &mut Rec, v: Option<&Value>, what: &str, warnings: &mut Vec<String>) {
+    let Some(code) = v.and_then(Value::as_i64) else {
+        return;
+    };
+    match request_type_label(code) {
+        Some(label) => {
+            rec.set("request_type", json!(label))
+                .set("request_type_code", json!(code));
+        }
+        None => warnings.push(format!(
+            "{what}: unknown upstream request type code {code}; its type is left out"
+        )),
+    }
+}
+
+/// The upstream array, or a schema mismatch for anything else (204/`null` is an empty list).
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when the body is not an array.
+pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON array of {what} from upstream"
+        ))),
+    }
+}
+
+/// The upstream object, `None` for 204/`null`, a schema mismatch for anything else.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when the body is not an object.
+pub fn object(body: Option<Value>, what: &str) -> Result<Option<Map<String, Value>>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON object ({what}) from upstream"
+        ))),
+    }
+}
+
+/// A `metric` record.
+pub fn metric(name: &str, value: Value, scope: &str, unit: Option<&str>) -> Value {
+    let mut m = json!({"name": name, "value": value, "scope": scope});
+    if let Some(u) = unit {
+        m["unit"] = json!(u);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_values_stay_absent() {
+        let mut r = Rec::new();
+        r.flag("denied", Some(&json!(null)))
+            .id("id", Some(&json!(0)))
+            .date("d", Some(&json!("0001-01-01T00:00:00Z")))
+            .text("t", Some(&json!("  ")))
+            .count("c", Some(&json!(-1)));
+        assert_eq!(r.build(), json!({}));
+    }
+
+    #[test]
+    fn request_types_follow_ombi_codes_and_unknown_codes_warn() {
+        let mut w = Vec::new();
+        let mut r = Rec::new();
+        put_request_type(&mut r, Some(&json!(0)), "row", &mut w);
+        assert_eq!(
+            r.build(),
+            json!({"request_type": "tv", "request_type_code": 0})
+        );
+        let mut r = Rec::new();
+        put_request_type(&mut r, Some(&json!(1)), "row", &mut w);
+        assert_eq!(r.build()["request_type"], "movie");
+        let mut r = Rec::new();
+        put_request_type(&mut r, Some(&json!(7)), "row", &mut w);
+        assert_eq!(r.build(), json!({}));
+        assert_eq!(w.len(), 1);
+    }
+}

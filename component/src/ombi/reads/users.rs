@@ -1,0 +1,293 @@
+//! `read_users` → `user_page`, `reference_page` (ledger §3.9).
+//!
+//! Users carry only id, user name/alias, language, streaming country and online state; e-mail,
+//! claims, quotas and tokens never leave the adapter. Notification preferences say which agents
+//! have a recipient configured, never the recipient (`value` is a chat id or user key, Q18).
+
+use super::common::{Rec, array, limit_schema, object, offset_schema};
+use crate::args::Args;
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::paging;
+use crate::upstream::encode_segment;
+use serde_json::{Value, json};
+
+/// The tool.
+pub static READ_USERS: ToolSpec = ToolSpec {
+    name: "read_users",
+    title: "Read users",
+    description: "Read Ombi users: the full list, a cheap directory of names, the current user, one user by id, who is online now, or which notification agents a user has set up.",
+    access: Access::Read,
+    families: &["user_page", "reference_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "view": {"enum": ["list", "directory", "current", "detail", "online", "notification_preferences"],
+                     "description": "list: all users (power users only); directory: ids and names only; current: the acting user; detail: one user; online: users connected now (admins only); notification_preferences: the notification agents a user has configured."},
+            "user_id": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^/?#\\x00-\\x1f]+$",
+                        "description": "Ombi user id (detail; notification_preferences, where it defaults to the acting user)."},
+            "offset": offset_schema(),
+            "limit": limit_schema()
+        },
+        "required": ["view"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"properties": {"view": {"const": "detail"}}}, "then": {"required": ["user_id"]}},
+            {"if": {"properties": {"view": {"enum": ["list", "directory", "current", "online"]}}},
+             "then": {"properties": {"user_id": false}}}
+        ]
+    })
+}
+
+/// NotificationAgent labels (ledger §4.5).
+const AGENTS: [&str; 12] = [
+    "Email",
+    "Discord",
+    "Pushbullet",
+    "Pushover",
+    "Telegram",
+    "Slack",
+    "Mattermost",
+    "Mobile",
+    "Gotify",
+    "Webhook",
+    "WhatsApp",
+    "Ntfy",
+];
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let user_id = args.str("user_id").map(encode_segment);
+    let mut warnings = Vec::new();
+    let users: Vec<Value> = match args.str("view").unwrap_or("list") {
+        "current" | "detail" => {
+            let path = match &user_id {
+                Some(id) => format!("/api/v1/Identity/User/{id}"),
+                None => "/api/v1/Identity".to_owned(),
+            };
+            let user = object(ombi.get(&path)?, "user")?
+                .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
+            let item = project_user(&Value::Object(user));
+            let items: Vec<Value> = item.into_iter().collect();
+            let page = paging::single(items.len(), "users");
+            return Ok(Reply::ok(
+                json!({"kind": "user_page", "items": items, "page": page}),
+            ));
+        }
+        "notification_preferences" => {
+            let path = match &user_id {
+                Some(id) => format!("/api/v1/Identity/notificationpreferences/{id}"),
+                None => "/api/v1/Identity/notificationpreferences".to_owned(),
+            };
+            let rows = array(ombi.get(&path)?, "notification preferences")?;
+            let refs = project_preferences(&rows, &mut warnings);
+            let total = refs.len();
+            let items = paging::slice(refs, window);
+            let page = paging::local(window, items.len(), total, "references");
+            return Ok(
+                Reply::ok(json!({"kind": "reference_page", "items": items, "page": page}))
+                    .warn_all(warnings),
+            );
+        }
+        "directory" => array(ombi.get("/api/v1/Identity/dropdown/Users")?, "users")?
+            .iter()
+            .filter_map(|r| {
+                let mut u = Rec::new();
+                u.text("id", r.get("id"))
+                    .text("user_name", r.get("username"));
+                u.has("id").then(|| u.build())
+            })
+            .collect(),
+        "online" => array(ombi.get("/api/v2/Hub/Users")?, "connected users")?
+            .iter()
+            .filter_map(|r| {
+                let mut u = Rec::new();
+                // displayName is the alias when set, else the user name; it is a display value.
+                u.text("id", r.get("userId"))
+                    .text("alias", r.get("displayName"));
+                u.set("online", json!(true));
+                u.has("id").then(|| u.build())
+            })
+            .collect(),
+        _ => array(ombi.get("/api/v1/Identity/Users")?, "users")?
+            .iter()
+            .filter_map(project_user)
+            .collect(),
+    };
+    let total = users.len();
+    let items = paging::slice(users, window);
+    let page = paging::local(window, items.len(), total, "users");
+    Ok(Reply::ok(json!({"kind": "user_page", "items": items, "page": page})).warn_all(warnings))
+}
+
+/// `UserViewModel` → `{id, user_name, alias, language, streaming_country}` only.
+fn project_user(row: &Value) -> Option<Value> {
+    let mut u = Rec::new();
+    u.text("id", row.get("id"))
+        .text("user_name", row.get("userName"))
+        .text("alias", row.get("alias"))
+        .text("language", row.get("language"))
+        .text("streaming_country", row.get("streamingCountry"));
+    u.has("id").then(|| u.build())
+}
+
+/// Rows with a non-empty `value` are the agents the user set up (`enabled` is never stored
+/// upstream, Q18); the value itself is a delivery address and is never emitted.
+fn project_preferences(rows: &[Value], warnings: &mut Vec<String>) -> Vec<Value> {
+    let mut out = Vec::new();
+    for row in rows {
+        let configured = row
+            .get("value")
+            .and_then(Value::as_str)
+            .is_some_and(|v| !v.trim().is_empty());
+        let Some(code) = row.get("agent").and_then(Value::as_i64) else {
+            continue;
+        };
+        if !configured {
+            continue;
+        }
+        let name = match usize::try_from(code).ok().and_then(|c| AGENTS.get(c)) {
+            Some(n) => (*n).to_owned(),
+            None => {
+                warnings.push(format!(
+                    "unknown upstream notification agent code {code}: named by its code"
+                ));
+                format!("agent {code}")
+            }
+        };
+        out.push(json!({"id": code.to_string(), "name": name, "value": true, "category": "notification_agent"}));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn list_keeps_only_non_secret_fields() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/identity/users",
+            "v1-identity-users.json",
+        );
+        let out = call(&up, "read_users", json!({"view": "list"}));
+        assert_eq!(out["ok"], true, "{out}");
+        let text = out.to_string();
+        for secret in [
+            "@example.org",
+            "claims",
+            "Quota",
+            "password",
+            "userQualityProfiles",
+        ] {
+            assert!(!text.contains(secret), "{secret} leaked: {text}");
+        }
+        for item in out["data"]["items"].as_array().unwrap() {
+            for key in item.as_object().unwrap().keys() {
+                assert!(
+                    ["id", "user_name", "alias", "language", "streaming_country"]
+                        .contains(&key.as_str()),
+                    "{key}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn directory_drops_email_and_detail_is_one_user() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v1/identity/dropdown/users",
+                "v1-identity-users-dropdown.json",
+            )
+            .fixture(
+                Method::Get,
+                "/api/v1/identity/user/7e1f2c44-8b9a-4c6e-b1d5-2f3a4b5c6d02",
+                "v1-identity-user-by-id.json",
+            );
+        let out = call(&up, "read_users", json!({"view": "directory"}));
+        assert_eq!(
+            out["data"]["items"][2],
+            json!({"id": "b3d9a7e1-2c4f-4e8b-9f6a-5d7c8e9f0a03", "user_name": "sam"})
+        );
+        assert!(!out.to_string().contains("example.org"));
+        let out = call(
+            &up,
+            "read_users",
+            json!({"view": "detail", "user_id": "7e1f2c44-8b9a-4c6e-b1d5-2f3a4b5c6d02"}),
+        );
+        assert_eq!(
+            out["data"]["items"][0],
+            json!({"id": "7e1f2c44-8b9a-4c6e-b1d5-2f3a4b5c6d02", "user_name": "alex.plex", "streaming_country": "GB"})
+        );
+        assert_eq!(out["data"]["page"]["mode"], "none");
+    }
+
+    #[test]
+    fn online_users_are_marked_online() {
+        let up = FakeUpstream::new().fixture(Method::Get, "/api/v2/hub/users", "v2-hub-users.json");
+        let out = call(&up, "read_users", json!({"view": "online"}));
+        assert_eq!(
+            out["data"]["items"][0],
+            json!({"id": "0c6b9d2e-5d3f-4f0a-9a35-1b8f4ad2a001", "alias": "Jamie", "online": true})
+        );
+    }
+
+    #[test]
+    fn preferences_name_configured_agents_and_never_their_values() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/notificationpreferences/u1",
+            "v1-identity-notificationpreferences-user.json",
+        );
+        let out = call(
+            &up,
+            "read_users",
+            json!({"view": "notification_preferences", "user_id": "u1"}),
+        );
+        assert_eq!(out["data"]["kind"], "reference_page", "{out}");
+        assert_eq!(
+            out["data"]["items"],
+            json!([{"id": "4", "name": "Telegram", "value": true, "category": "notification_agent"}])
+        );
+        assert!(!out.to_string().contains("123456789"));
+    }
+
+    #[test]
+    fn unknown_agent_codes_warn() {
+        let body = json!([{"userId": "u", "agent": 42, "enabled": false, "value": "x", "id": 1}]);
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/identity/notificationpreferences",
+            Ok(json_response(body.to_string().into_bytes())),
+        );
+        let out = call(
+            &up,
+            "read_users",
+            json!({"view": "notification_preferences"}),
+        );
+        assert_eq!(out["data"]["items"][0]["name"], "agent 42");
+        assert!(out["warnings"].to_string().contains("42"));
+    }
+
+    #[test]
+    fn detail_needs_a_user_id() {
+        let out = call(
+            &FakeUpstream::new(),
+            "read_users",
+            json!({"view": "detail"}),
+        );
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+    }
+}

@@ -1,0 +1,225 @@
+//! `read_votes` → `vote_page` (ledger §3.8).
+//!
+//! `overview` lists pending requests with their complete up/down tallies; `by_request` lists the
+//! individual votes of one request. The caller's own vote (`myVote`) is never reported: Ombi
+//! defaults it to Downvote when nobody voted (A8), so it is no evidence of identity.
+
+use super::common::{self, array, limit_schema, offset_schema};
+use crate::args::Args;
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::{Reply, ToolError};
+use crate::paging;
+use serde_json::{Value, json};
+
+/// The tool.
+pub static READ_VOTES: ToolSpec = ToolSpec {
+    name: "read_votes",
+    title: "Read votes",
+    description: "Read request votes in Ombi: the overview of pending requests with their up and down vote counts, or the individual votes cast on one request (TV requests are addressed by their child request id).",
+    access: Access::Read,
+    families: &["vote_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "view": {"enum": ["overview", "by_request"], "default": "overview",
+                     "description": "overview: pending requests with their vote counts; by_request: every vote on one request."},
+            "media": {"enum": ["movie", "tv", "album"], "description": "Media of the request (by_request only)."},
+            "request_id": {"type": "integer", "minimum": 1, "description": "Ombi request id (by_request only; for TV the child request id)."},
+            "offset": offset_schema(),
+            "limit": limit_schema()
+        },
+        "required": [],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"required": ["view"], "properties": {"view": {"const": "by_request"}}},
+             "then": {"required": ["media", "request_id"]},
+             "else": {"properties": {"media": false, "request_id": false}}}
+        ]
+    })
+}
+
+/// Media label ↔ RequestType code (ledger §4.1).
+fn media_code(media: &str) -> i64 {
+    match media {
+        "tv" => 0,
+        "movie" => 1,
+        _ => 2,
+    }
+}
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    let votes: Vec<Value> = if args.str("view") == Some("by_request") {
+        let media = args.str("media").unwrap_or("movie");
+        let id = args.int("request_id").unwrap_or(0);
+        // GET uses `music` while the vote writes use `album` (A23).
+        let segment = match media {
+            "album" => "music",
+            m => m,
+        };
+        let rows = array(ombi.get(&format!("/api/v1/Vote/{segment}/{id}"))?, "votes")?;
+        project_votes(&rows, media, &mut warnings)
+    } else {
+        let rows = array(ombi.get("/api/v1/Vote")?, "vote overviews")?;
+        rows.iter()
+            .filter_map(|r| project_overview(r, &mut warnings))
+            .collect()
+    };
+    let total = votes.len();
+    let items = paging::slice(votes, window);
+    let page = paging::local(window, items.len(), total, "votes");
+    Ok(Reply::ok(json!({"kind": "vote_page", "items": items, "page": page})).warn_all(warnings))
+}
+
+/// `VoteViewModel` → `{request_id, media, up, down}`; `myVote`/`alreadyVoted` are dropped.
+fn project_overview(row: &Value, warnings: &mut Vec<String>) -> Option<Value> {
+    let mut r = common::Rec::new();
+    r.id("request_id", row.get("requestId"))
+        .count("up", row.get("upvotes"))
+        .count("down", row.get("downvotes"));
+    media_of(&mut r, row.get("requestType"), warnings);
+    Some(r.build())
+}
+
+fn media_of(r: &mut common::Rec, code: Option<&Value>, warnings: &mut Vec<String>) {
+    if let Some(c) = code.and_then(Value::as_i64) {
+        match common::request_type_label(c) {
+            Some(m) => {
+                r.set("media", json!(m));
+            }
+            None => warnings.push(format!(
+                "unknown upstream request type code {c}: the vote's media is left out"
+            )),
+        }
+    }
+}
+
+/// `Votes` rows → `{request_id, media, user_id, vote_code}`. Ombi's lookup ignores the media
+/// type (A8), so rows of another media are left out; deleted votes no longer count and are left
+/// out too. Both are said in a warning.
+fn project_votes(rows: &[Value], media: &str, warnings: &mut Vec<String>) -> Vec<Value> {
+    let want = media_code(media);
+    let (mut other_media, mut deleted) = (0, 0);
+    let mut out = Vec::new();
+    for row in rows {
+        if row
+            .get("requestType")
+            .and_then(Value::as_i64)
+            .is_some_and(|c| c != want)
+        {
+            other_media += 1;
+            continue;
+        }
+        if row.get("deleted").and_then(Value::as_bool) == Some(true) {
+            deleted += 1;
+            continue;
+        }
+        let mut r = common::Rec::new();
+        r.id("request_id", row.get("requestId"))
+            .text("user_id", row.get("userId"));
+        r.set("media", json!(media));
+        match row.get("voteType").and_then(Value::as_i64) {
+            Some(c @ (0 | 1)) => {
+                r.set("vote_code", json!(c));
+            }
+            Some(c) => warnings.push(format!(
+                "unknown upstream vote type code {c}: that vote's type is left out"
+            )),
+            None => {}
+        }
+        out.push(r.build());
+    }
+    if other_media > 0 {
+        warnings.push(format!("{other_media} vote(s) upstream returned for a request of another media type were left out"));
+    }
+    if deleted > 0 {
+        warnings.push(format!("{deleted} deleted vote(s) were left out"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn overview_keeps_counts_and_never_reports_my_vote() {
+        let up = FakeUpstream::new().fixture(Method::Get, "/api/v1/vote", "v1-vote-overview.json");
+        let out = call(&up, "read_votes", json!({}));
+        assert_eq!(out["ok"], true, "{out}");
+        let items = out["data"]["items"].as_array().unwrap();
+        assert_eq!(
+            items[0],
+            json!({"request_id": 14, "up": 2, "down": 1, "media": "movie"})
+        );
+        assert_eq!(items[1]["media"], "tv");
+        assert!(
+            items
+                .iter()
+                .all(|i| i.get("vote_code").is_none() && i.get("user_id").is_none())
+        );
+        assert_eq!(out["data"]["page"]["total"], 2);
+    }
+
+    #[test]
+    fn by_request_uses_music_route_and_drops_other_media_and_deleted_votes() {
+        let body = json!([
+            {"requestId": 3, "voteType": 0, "requestType": 2, "userId": "u1", "deleted": false, "id": 1},
+            {"requestId": 3, "voteType": 1, "requestType": 1, "userId": "u2", "deleted": false, "id": 2},
+            {"requestId": 3, "voteType": 1, "requestType": 2, "userId": "u3", "deleted": true, "id": 3},
+            {"requestId": 3, "voteType": 9, "requestType": 2, "userId": "u4", "deleted": false, "id": 4}
+        ]);
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/vote/music/3",
+            Ok(crate::testing::json_response(body.to_string().into_bytes())),
+        );
+        let out = call(
+            &up,
+            "read_votes",
+            json!({"view": "by_request", "media": "album", "request_id": 3}),
+        );
+        assert_eq!(out["ok"], true, "{out}");
+        let items = out["data"]["items"].as_array().unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(
+            items[0],
+            json!({"request_id": 3, "user_id": "u1", "media": "album", "vote_code": 0})
+        );
+        assert!(
+            items[1].get("vote_code").is_none(),
+            "unknown vote code is not carried"
+        );
+        let w = out["warnings"].to_string();
+        assert!(
+            w.contains("another media") && w.contains("deleted") && w.contains("vote type code 9"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn by_request_needs_media_and_id() {
+        let up = FakeUpstream::new();
+        let out = call(
+            &up,
+            "read_votes",
+            json!({"view": "by_request", "media": "movie"}),
+        );
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+        let out = call(&up, "read_votes", json!({"request_id": 3}));
+        assert_eq!(
+            out["error"]["code"], "INVALID_ARGUMENT",
+            "request_id only with by_request"
+        );
+    }
+}
