@@ -24,12 +24,20 @@ impl MediaItem {
     pub fn new(kind: &str) -> Self {
         let mut fields = Map::new();
         fields.insert("media".into(), json!(kind));
-        Self { fields, ids: Identifiers::default(), shortened: false }
+        Self {
+            fields,
+            ids: Identifiers::default(),
+            shortened: false,
+        }
     }
 
     /// Sets a string field from an upstream value if it is a non-empty string.
     pub fn text(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
-        if let Some(s) = v.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(s) = v
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let (s, cut) = bounded(s, MAX_OVERVIEW_CHARS);
             self.shortened |= cut;
             self.fields.insert(key.into(), json!(s));
@@ -70,7 +78,10 @@ impl MediaItem {
     /// Adds an artwork URI if it is safe to pass on ([`safe_artwork_uri`]).
     pub fn artwork(&mut self, uri: Option<String>) -> &mut Self {
         if let Some(u) = uri {
-            let list = self.fields.entry("artwork_uris").or_insert_with(|| json!([]));
+            let list = self
+                .fields
+                .entry("artwork_uris")
+                .or_insert_with(|| json!([]));
             if let Some(a) = list.as_array_mut()
                 && !a.iter().any(|x| x == &json!(u))
             {
@@ -91,6 +102,23 @@ impl MediaItem {
         self
     }
 
+    /// The record's `media` kind.
+    pub fn kind(&self) -> &str {
+        self.fields
+            .get("media")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+    }
+
+    /// Appends a credit.
+    pub fn push_credit(&mut self, credit: Value) -> &mut Self {
+        let list = self.fields.entry("credits").or_insert_with(|| json!([]));
+        if let Some(a) = list.as_array_mut() {
+            a.push(credit);
+        }
+        self
+    }
+
     /// The contract JSON.
     pub fn into_json(mut self) -> Value {
         self.fields.insert("identifiers".into(), self.ids.to_json());
@@ -103,7 +131,10 @@ pub fn bounded(s: &str, max: usize) -> (String, bool) {
     if s.chars().count() <= max {
         (s.to_owned(), false)
     } else {
-        (format!("{}…", s.chars().take(max).collect::<String>()), true)
+        (
+            format!("{}…", s.chars().take(max).collect::<String>()),
+            true,
+        )
     }
 }
 
@@ -119,8 +150,12 @@ pub fn safe_artwork_uri(v: Option<&Value>) -> Option<String> {
     let s = v?.as_str()?.trim();
     if s.starts_with('/') && !s.starts_with("//") {
         let ok = s.len() <= 200
-            && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-            && [".jpg", ".jpeg", ".png", ".webp", ".svg"].iter().any(|e| s.to_ascii_lowercase().ends_with(e) && !s.ends_with(".svg"));
+            && s[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            && [".jpg", ".jpeg", ".png", ".webp", ".svg"]
+                .iter()
+                .any(|e| s.to_ascii_lowercase().ends_with(e) && !s.ends_with(".svg"));
         return ok.then(|| format!("https://image.tmdb.org/t/p/original{s}"));
     }
     let rest = s.strip_prefix("https://")?;
@@ -144,18 +179,29 @@ mod tests {
 
     #[test]
     fn artwork_uris_are_validated() {
-        assert_eq!(safe_artwork_uri(Some(&json!("/f89.jpg"))).as_deref(), Some("https://image.tmdb.org/t/p/original/f89.jpg"));
-        assert_eq!(safe_artwork_uri(Some(&json!("https://static.tvmaze.com/a.jpg"))).as_deref(), Some("https://static.tvmaze.com/a.jpg"));
+        assert_eq!(
+            safe_artwork_uri(Some(&json!("/f89.jpg"))).as_deref(),
+            Some("https://image.tmdb.org/t/p/original/f89.jpg")
+        );
+        assert_eq!(
+            safe_artwork_uri(Some(&json!("https://static.tvmaze.com/a.jpg"))).as_deref(),
+            Some("https://static.tvmaze.com/a.jpg")
+        );
         assert_eq!(safe_artwork_uri(Some(&json!("http://x/a.jpg"))), None);
         assert_eq!(safe_artwork_uri(Some(&json!("https://u:p@x/a.jpg"))), None);
-        assert_eq!(safe_artwork_uri(Some(&json!("https://x/a.jpg?apikey=1"))), None);
+        assert_eq!(
+            safe_artwork_uri(Some(&json!("https://x/a.jpg?apikey=1"))),
+            None
+        );
         assert_eq!(safe_artwork_uri(Some(&json!("javascript:alert(1)"))), None);
     }
 
     #[test]
     fn absent_fields_stay_absent() {
         let mut m = MediaItem::new("movie");
-        m.text("title", Some(&json!(null))).flag("available", None).year_from(Some(&json!("0001-01-01T00:00:00Z")));
+        m.text("title", Some(&json!(null)))
+            .flag("available", None)
+            .year_from(Some(&json!("0001-01-01T00:00:00Z")));
         assert_eq!(m.into_json(), json!({"media": "movie", "identifiers": []}));
     }
 }

@@ -4,6 +4,8 @@
 
 mod admin;
 mod client;
+mod details;
+mod details_people;
 pub mod ids;
 pub mod media;
 mod reads;
@@ -22,7 +24,7 @@ pub fn tools() -> Vec<&'static ToolSpec> {
 }
 
 /// The read tools of the foundation slice.
-static CORE_READS: &[&ToolSpec] = &[&READ_SEARCH];
+static CORE_READS: &[&ToolSpec] = &[&READ_SEARCH, &READ_MEDIA];
 
 static READ_SEARCH: ToolSpec = ToolSpec {
     name: "read_search",
@@ -32,5 +34,16 @@ static READ_SEARCH: ToolSpec = ToolSpec {
     families: &["media_page"],
     input_schema: search::input_schema,
     handler: search::run,
+    reconcile_with: None,
+};
+
+static READ_MEDIA: ToolSpec = ToolSpec {
+    name: "read_media",
+    title: "Media details",
+    description: "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",
+    access: Access::Read,
+    families: &["media_page"],
+    input_schema: details::input_schema,
+    handler: details::run,
     reconcile_with: None,
 };

@@ -1,0 +1,590 @@
+//! `read_media` → `media_page` (ledger §3.3): one title by id, with optional credits,
+//! providers, ratings and seasons; persons, collections, artists and albums.
+//!
+//! Namespaces are labelled by route: v2 routes are TMDB-keyed (`seriesId` echoes TMDB and is
+//! never labelled TVMaze); the v1 TVDB route is TVMaze-backed (`theMovieDbId` = TVDB,
+//! `seriesId` = TVMaze). `belongsToCollection.id` is the collection's id, so the collection
+//! becomes its own record.
+
+use super::details_people;
+use super::ids::{Ns, TargetKind, positive_id, target};
+use super::media::{MediaItem, safe_artwork_uri};
+use super::search::project_tvmaze;
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::Ombi;
+use crate::paging;
+use crate::upstream::encode_segment;
+use serde_json::{Value, json};
+
+const NUMERIC_ID: &str = "^[1-9][0-9]{0,9}$";
+const IMDB_ID: &str = "^tt[0-9]{1,12}$";
+const MBID: &str = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+/// Most episodes kept per season.
+const MAX_EPISODES: usize = 100;
+
+fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
+    json!({"if": {"required": ["id_namespace"], "properties": {"id_namespace": {"const": ns}}},
+           "then": {"properties": {"media": media, "id": {"pattern": id_pattern}}}})
+}
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    let screen = json!({"enum": ["movie", "tv", "person", "collection"]});
+    json!({
+        "type": "object",
+        "properties": {
+            "media": {"enum": ["movie", "tv", "album", "artist", "person", "collection"], "description": "What the id names."},
+            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The id: numeric for TMDB/TVDB/Ombi ids, tt… for IMDb, a UUID for MusicBrainz."},
+            "id_namespace": {"enum": ["tmdb", "imdb", "tvdb", "musicbrainz", "ombi_movie", "ombi_tv_parent", "ombi_album"],
+                             "description": "Which id this is. Default: tmdb for movie/tv/person/collection, musicbrainz for album/artist. imdb and ombi_movie: movies; tvdb and ombi_tv_parent: TV; ombi_album: an album request id, answered with its artist."},
+            "include": {"type": "array", "items": {"enum": ["credits", "providers", "ratings", "seasons"]}, "uniqueItems": true, "maxItems": 4,
+                        "description": "Extra detail for movies and TV: cast and crew, streaming providers, ratings, seasons with episodes (TV)."},
+            "person_name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The person's name (media=person; Ombi returns only the id)."},
+            "credit_media": {"enum": ["movie", "tv", "both"], "default": "both", "description": "Which credits of a person to list (media=person)."},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip (person credits, collection members, artist albums)."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return."}
+        },
+        "required": ["media", "id"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"required": ["media"], "properties": {"media": {"const": "person"}}}, "then": {"required": ["person_name"]},
+             "else": {"not": {"anyOf": [{"required": ["person_name"]}, {"required": ["credit_media"]}]}}},
+            ns_rule("tmdb", screen, NUMERIC_ID),
+            ns_rule("imdb", json!({"const": "movie"}), IMDB_ID),
+            ns_rule("tvdb", json!({"const": "tv"}), NUMERIC_ID),
+            ns_rule("musicbrainz", json!({"enum": ["album", "artist"]}), MBID),
+            ns_rule("ombi_movie", json!({"const": "movie"}), NUMERIC_ID),
+            ns_rule("ombi_tv_parent", json!({"const": "tv"}), NUMERIC_ID),
+            ns_rule("ombi_album", json!({"const": "artist"}), NUMERIC_ID),
+            {"if": {"required": ["media"], "properties": {"media": {"enum": ["album", "artist"]}}, "not": {"required": ["id_namespace"]}},
+             "then": {"properties": {"id": {"pattern": MBID}}}},
+            {"if": {"required": ["media"], "properties": {"media": {"enum": ["movie", "tv", "person", "collection"]}}, "not": {"required": ["id_namespace"]}},
+             "then": {"properties": {"id": {"pattern": NUMERIC_ID}}}}
+        ]
+    })
+}
+
+/// Which extras were asked for.
+pub(super) struct Include {
+    credits: bool,
+    providers: bool,
+    ratings: bool,
+    seasons: bool,
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let media = args.str("media").unwrap_or("movie");
+    let id = encode_segment(args.str("id").unwrap_or_default());
+    let ns = args.str("id_namespace");
+    let inc = args.strs("include").unwrap_or_default();
+    let include = Include {
+        credits: inc.contains(&"credits"),
+        providers: inc.contains(&"providers"),
+        ratings: inc.contains(&"ratings"),
+        seasons: inc.contains(&"seasons"),
+    };
+    match media {
+        "movie" => {
+            let path = match ns {
+                Some("imdb") => format!("/api/v2/Search/movie/imdb/{id}"),
+                Some("ombi_movie") => format!("/api/v2/Search/movie/request/{id}"),
+                _ => format!("/api/v2/Search/movie/{id}"),
+            };
+            detail(&ombi, &path, &include, Kind::Movie)
+        }
+        "tv" => match ns {
+            Some("tvdb") => tvmaze_detail(&ombi, &format!("/api/v1/Search/tv/info/{id}"), &include),
+            Some("ombi_tv_parent") => detail(
+                &ombi,
+                &format!("/api/v2/Search/tv/request/{id}"),
+                &include,
+                Kind::Tv,
+            ),
+            _ => detail(
+                &ombi,
+                &format!("/api/v2/Search/tv/moviedb/{id}"),
+                &include,
+                Kind::Tv,
+            ),
+        },
+        "collection" => details_people::collection(&ombi, &id, args.window()),
+        "person" => details_people::person(&ombi, args),
+        "artist" => {
+            let path = match ns {
+                Some("ombi_album") => format!("/api/v2/Search/artist/request/{id}"),
+                _ => format!("/api/v2/Search/artist/{id}"),
+            };
+            details_people::artist(&ombi, &path, args.window())
+        }
+        _ => details_people::album(&ombi, &format!("/api/v2/Search/artist/album/{id}")),
+    }
+}
+
+/// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.
+pub(super) fn fetch_by_id(ombi: &Ombi<'_>, path: &str) -> Result<Value, Reply> {
+    match ombi.get::<Value>(path) {
+        Ok(Some(v)) if v.is_object() => Ok(v),
+        Ok(Some(_)) => Err(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title"))),
+        Ok(None) => Err(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream"))),
+        Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Reply::failure(e)
+            .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace")),
+        Err(e) => Err(Reply::failure(e)),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Movie,
+    Tv,
+}
+
+fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<Reply, ToolError> {
+    let v = match fetch_by_id(ombi, path) {
+        Ok(v) => v,
+        Err(reply) => return Ok(reply),
+    };
+    let mut warnings = Vec::new();
+    let mut failed_parts = Vec::new();
+    let mut item = match kind {
+        Kind::Movie => project_movie_detail(&v, include),
+        Kind::Tv => project_tv_detail(&v, include),
+    };
+    let segment = if kind == Kind::Movie { "movie" } else { "tv" };
+    let tmdb = item.ids.get(Ns::Tmdb).map(str::to_owned);
+    if include.providers
+        && let Some(tmdb) = &tmdb
+    {
+        match ombi.get::<Value>(&format!("/api/v2/Search/stream/{segment}/{tmdb}")) {
+            Ok(body) => {
+                item.list("providers", providers(body.as_ref()));
+                warnings.push(
+                    "providers are the flat-rate offers for the acting user's streaming country"
+                        .to_owned(),
+                );
+            }
+            Err(_) => failed_parts.push("providers"),
+        }
+    }
+    if include.ratings {
+        let title = v.get("title").and_then(Value::as_str).unwrap_or_default();
+        let year = item_year(&v);
+        match year {
+            Some(y) if !title.is_empty() => {
+                let p = format!(
+                    "/api/v2/Search/ratings/{segment}/{}/{y}",
+                    encode_segment(title)
+                );
+                match ombi.get::<Value>(&p) {
+                    Ok(Some(r)) => add_rotten_tomatoes(&mut item, &r),
+                    Ok(None) => {
+                        warnings.push("Rotten Tomatoes has no rating for this title".to_owned())
+                    }
+                    Err(_) => failed_parts.push("ratings"),
+                }
+            }
+            _ => warnings.push("no title and year to look up Rotten Tomatoes ratings".to_owned()),
+        }
+    }
+    let mut items = vec![item];
+    if let Some(c) = v.get("belongsToCollection").filter(|c| c.is_object()) {
+        let mut coll = MediaItem::new("collection");
+        coll.ids.add(Ns::Tmdb, c.get("id"));
+        if !coll.ids.is_empty() {
+            coll.text("title", c.get("name"))
+                .artwork(safe_artwork_uri(c.get("posterPath")));
+            items.push(coll);
+        }
+    }
+    let shortened = items.iter().any(|i| i.shortened);
+    let items: Vec<Value> = items.into_iter().map(MediaItem::into_json).collect();
+    let n = items.len();
+    let data = json!({"kind": "media_page", "items": items, "page": paging::single(n, "media")});
+    let reply = if failed_parts.is_empty() {
+        Reply::ok(data)
+    } else {
+        let mut r = Reply::failure(ToolError::new(
+            ErrorCode::PartialFailure,
+            format!(
+                "the title was read but these parts failed: {}",
+                failed_parts.join(", ")
+            ),
+        ));
+        r.data = Some(data);
+        r
+    };
+    Ok(reply.warn_all(warnings).truncated(shortened))
+}
+
+fn item_year(v: &Value) -> Option<i64> {
+    ["releaseDate", "firstAired"].iter().find_map(|k| {
+        v.get(*k)
+            .and_then(Value::as_str)
+            .and_then(super::media::year_of)
+    })
+}
+
+fn genre_names(v: &Value) -> Vec<Value> {
+    v.get("genres")
+        .and_then(Value::as_array)
+        .map(|g| {
+            g.iter()
+                .filter_map(|x| x.get("name").and_then(Value::as_str))
+                .map(|s| json!(s))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn credit(
+    name: Option<&Value>,
+    id: Option<&Value>,
+    role: Option<&Value>,
+    department: Option<&str>,
+) -> Option<Value> {
+    let name = name?.as_str().filter(|s| !s.is_empty())?;
+    let mut c = json!({"name": name});
+    if let Some(id) = positive_id(id) {
+        c["person_id"] = json!(id);
+    }
+    if let Some(r) = role.and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        c["role"] = json!(r);
+    }
+    if let Some(d) = department {
+        c["department"] = json!(d);
+    }
+    Some(c)
+}
+
+/// `MovieFullInfoViewModel`: `theMovieDbId` is never set, so `id` is labelled TMDB.
+pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
+    let mut m = MediaItem::new("movie");
+    m.ids
+        .add(Ns::Tmdb, v.get("theMovieDbId"))
+        .add(Ns::Tmdb, v.get("id"))
+        .add(Ns::Imdb, v.get("imdbId"));
+    m.ids.add(Ns::Imdb, v.pointer("/externalIds/imdbId"));
+    m.text("title", v.get("title"))
+        .text("overview", v.get("overview"))
+        .year_from(v.get("releaseDate"))
+        .flag("available", v.get("available"))
+        .flag("requested", v.get("requested"))
+        .list(
+            "request_targets",
+            target(TargetKind::Movie, positive_id(v.get("requestId")))
+                .into_iter()
+                .collect(),
+        )
+        .list("genres", genre_names(v))
+        .rating("tmdb_vote_average", v.get("voteAverage"))
+        .artwork(safe_artwork_uri(v.get("posterPath")))
+        .artwork(safe_artwork_uri(v.get("backdropPath")));
+    if include.credits {
+        let cast = v
+            .pointer("/credits/cast")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| {
+                credit(
+                    c.get("name"),
+                    c.get("id"),
+                    c.get("character"),
+                    Some("Acting"),
+                )
+            });
+        let crew = v
+            .pointer("/credits/crew")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| {
+                credit(
+                    c.get("name"),
+                    c.get("id"),
+                    c.get("job"),
+                    c.get("department").and_then(Value::as_str),
+                )
+            });
+        m.list("credits", cast.chain(crew).take(100).collect());
+    }
+    m
+}
+
+/// v2 `SearchFullInfoTvShowViewModel`: `id` = `theMovieDbId` = `seriesId` = TMDB.
+pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
+    let mut m = MediaItem::new("tv");
+    m.ids
+        .add(Ns::Tmdb, v.get("theMovieDbId"))
+        .add(Ns::Tmdb, v.get("id"))
+        .add(Ns::Tvdb, v.get("theTvDbId"));
+    m.ids
+        .add(Ns::Imdb, v.get("imdbId"))
+        .add(Ns::Imdb, v.pointer("/externalIds/imdbId"));
+    m.text("title", v.get("title"))
+        .text("overview", v.get("overview"))
+        .year_from(v.get("firstAired"))
+        .flag("available", v.get("available"))
+        .flag("requested", v.get("requested"))
+        .list(
+            "request_targets",
+            target(TargetKind::TvParent, positive_id(v.get("requestId")))
+                .into_iter()
+                .collect(),
+        )
+        .list("genres", genre_names(v))
+        .artwork(safe_artwork_uri(v.pointer("/images/original")))
+        .artwork(safe_artwork_uri(v.get("banner")));
+    // `rating` is TMDB's vote average as a culture-formatted string: only plain decimals are read.
+    if let Some(r) = v
+        .get("rating")
+        .and_then(Value::as_str)
+        .filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        && let Ok(n) = r.parse::<f64>()
+    {
+        m.rating("tmdb_vote_average", Some(&json!(n)));
+    }
+    if include.credits {
+        let cast = v
+            .get("cast")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| {
+                credit(
+                    c.get("person"),
+                    c.get("id"),
+                    c.get("character"),
+                    Some("Acting"),
+                )
+            });
+        let crew = v
+            .get("crew")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| credit(c.get("name"), c.get("id"), None, None));
+        m.list("credits", cast.chain(crew).take(100).collect());
+    }
+    if include.seasons {
+        m.list("seasons", seasons(v));
+    }
+    m
+}
+
+fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply, ToolError> {
+    let v = match fetch_by_id(ombi, path) {
+        Ok(v) => v,
+        Err(reply) => return Ok(reply),
+    };
+    let mut item = project_tvmaze(&v);
+    let mut warnings = vec!["TV request state is not reported by the TVDB (TVMaze-backed) route: look the show up by TMDB id for it".to_owned()];
+    if include.seasons {
+        item.list("seasons", seasons(&v));
+    }
+    if include.credits || include.providers || include.ratings {
+        warnings.push("credits, providers and ratings need the TMDB id: call read_media with id_namespace tmdb".to_owned());
+    }
+    let shortened = item.shortened;
+    let data = json!({"kind": "media_page", "items": [item.into_json()], "page": paging::single(1, "media")});
+    Ok(Reply::ok(data).warn_all(warnings).truncated(shortened))
+}
+
+/// `seasonRequests` → contract seasons, at most [`MAX_EPISODES`] episodes each.
+fn seasons(v: &Value) -> Vec<Value> {
+    let Some(list) = v.get("seasonRequests").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|s| {
+            let number = s.get("seasonNumber").and_then(Value::as_i64).filter(|n| *n >= 0)?;
+            let all: Vec<&Value> = s.get("episodes").and_then(Value::as_array).map(|e| e.iter().collect()).unwrap_or_default();
+            let episodes: Vec<Value> = all
+                .iter()
+                .filter_map(|e| {
+                    let n = e.get("episodeNumber").and_then(Value::as_i64).filter(|n| *n >= 0)?;
+                    let mut ep = json!({"episode_number": n});
+                    if let Some(t) = e.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                        ep["title"] = json!(super::media::bounded(t, 200).0);
+                    }
+                    for key in ["requested", "available"] {
+                        if let Some(b) = e.get(key).and_then(Value::as_bool) {
+                            ep[key] = json!(b);
+                        }
+                    }
+                    Some(ep)
+                })
+                .take(MAX_EPISODES)
+                .collect();
+            Some(json!({"season_number": number, "truncated": all.len() > MAX_EPISODES, "episodes": episodes}))
+        })
+        .take(100)
+        .collect()
+}
+
+fn providers(body: Option<&Value>) -> Vec<Value> {
+    body.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| {
+                    p.get("streamingProvider")
+                        .and_then(Value::as_str)
+                        .filter(|s| !s.is_empty())
+                })
+                .map(|name| json!({"name": name, "access": "flatrate"}))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn add_rotten_tomatoes(item: &mut MediaItem, r: &Value) {
+    item.rating("rotten_tomatoes_critics_score", r.get("critics_score"))
+        .rating("rotten_tomatoes_audience_score", r.get("audience_score"))
+        .rating("rotten_tomatoes_score", r.get("score"));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, fixture, json_response};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn movie_detail_labels_id_as_tmdb_and_keeps_the_collection_apart() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v2/search/movie/603",
+            "v2-search-movie-by-tmdb.json",
+        );
+        let out = call(&up, "read_media", json!({"media": "movie", "id": "603"}));
+        let items = out["data"]["items"].as_array().unwrap();
+        assert_eq!(
+            items[0]["identifiers"],
+            json!([{"namespace": "tmdb", "value": "603"}, {"namespace": "imdb", "value": "tt0133093"}])
+        );
+        assert_eq!(
+            items[0]["request_targets"],
+            json!([{"kind": "movie", "id": 12}])
+        );
+        assert_eq!(items[1]["media"], "collection");
+        assert_eq!(
+            items[1]["identifiers"],
+            json!([{"namespace": "tmdb", "value": "2344"}])
+        );
+        assert!(items[0].get("credits").is_none(), "credits only when asked");
+    }
+
+    #[test]
+    fn v2_tv_detail_never_labels_series_id_as_tvmaze() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v2/search/tv/moviedb/1396",
+            "v2-search-tv-moviedb.json",
+        );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "tv", "id": "1396", "include": ["seasons", "credits"]}),
+        );
+        let item = &out["data"]["items"][0];
+        let ids = item["identifiers"].as_array().unwrap();
+        assert!(ids.iter().all(|i| i["namespace"] != "tvmaze"), "{ids:?}");
+        assert!(ids.contains(&json!({"namespace": "tvdb", "value": "81189"})));
+        assert_eq!(
+            item["request_targets"],
+            json!([{"kind": "tv_parent", "id": 7}])
+        );
+        assert_eq!(item["seasons"][0]["season_number"], 1);
+        assert_eq!(
+            item["seasons"][0]["episodes"][0],
+            json!({"episode_number": 1, "title": "Pilot", "requested": true, "available": true})
+        );
+        assert_eq!(item["credits"][0]["name"], "Bryan Cranston");
+    }
+
+    #[test]
+    fn tvdb_route_labels_tvdb_and_tvmaze() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/search/tv/info/81189",
+            "v1-search-tv-info.json",
+        );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "tv", "id": "81189", "id_namespace": "tvdb"}),
+        );
+        let ids = &out["data"]["items"][0]["identifiers"];
+        assert!(
+            ids.as_array()
+                .unwrap()
+                .contains(&json!({"namespace": "tvmaze", "value": "169"}))
+        );
+        assert!(out["data"]["items"][0].get("requested").is_none());
+    }
+
+    #[test]
+    fn no_content_is_not_found() {
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v2/search/movie/999",
+            Ok(crate::upstream::HttpResponse {
+                status: 204,
+                ..Default::default()
+            }),
+        );
+        let out = call(&up, "read_media", json!({"media": "movie", "id": "999"}));
+        assert_eq!(out["error"]["code"], "NOT_FOUND");
+    }
+
+    #[test]
+    fn a_failed_extra_is_a_partial_failure_with_the_title() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v2/search/movie/603",
+                "v2-search-movie-by-tmdb.json",
+            )
+            .route(
+                Method::Get,
+                "/api/v2/search/stream/movie/603",
+                Ok(crate::upstream::HttpResponse {
+                    status: 503,
+                    ..Default::default()
+                }),
+            )
+            .route(
+                Method::Get,
+                "/api/v2/search/ratings/movie/The%20Matrix/1999",
+                Ok(json_response(fixture("v2-search-ratings-movie.json"))),
+            );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "movie", "id": "603", "include": ["providers", "ratings"]}),
+        );
+        assert_eq!(out["ok"], false);
+        assert_eq!(out["error"]["code"], "PARTIAL_FAILURE");
+        let ratings = out["data"]["items"][0]["ratings"].as_array().unwrap();
+        assert!(ratings.contains(&json!({"name": "rotten_tomatoes_critics_score", "value": 83.0})));
+    }
+
+    #[test]
+    fn namespace_and_media_must_agree() {
+        let up = FakeUpstream::new();
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "tv", "id": "tt0133093", "id_namespace": "imdb"}),
+        );
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+        let out = call(&up, "read_media", json!({"media": "album", "id": "603"}));
+        assert_eq!(out["error"]["field"], "id");
+        let out = call(&up, "read_media", json!({"media": "person", "id": "6384"}));
+        assert_eq!(out["error"]["field"], "person_name");
+        assert!(up.requests().is_empty());
+    }
+}

@@ -1,0 +1,294 @@
+//! `read_media` for persons, collections, artists and albums (ledger §3.3).
+//!
+//! Persons: Ombi returns only the person id, so the caller supplies the name; TV credit titles
+//! are null upstream and are enriched from the TV detail route, only for the returned window.
+//! Collections: the collection's id is not echoed (the input id is its identity) and member
+//! request/availability fields are always defaults upstream, so they are never projected.
+
+use super::details::fetch_by_id;
+use super::ids::{Ns, TargetKind, positive_id, target};
+use super::media::{MediaItem, safe_artwork_uri};
+use crate::args::{Args, Window};
+use crate::contract::{Reply, ToolError};
+use crate::ombi::Ombi;
+use crate::paging;
+use crate::upstream::encode_segment;
+use serde_json::{Value, json};
+
+fn page(items: Vec<MediaItem>, window: Window, warnings: Vec<String>) -> Reply {
+    let total = items.len();
+    let shortened = items.iter().any(|i| i.shortened);
+    let items: Vec<Value> = paging::slice(items, window)
+        .into_iter()
+        .map(MediaItem::into_json)
+        .collect();
+    let page = paging::local(window, items.len(), total, "media");
+    Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
+        .warn_all(warnings)
+        .truncated(shortened)
+}
+
+/// A collection and its returned members.
+pub(super) fn collection(ombi: &Ombi<'_>, id: &str, window: Window) -> Result<Reply, ToolError> {
+    let v = match fetch_by_id(ombi, &format!("/api/v2/Search/movie/collection/{id}")) {
+        Ok(v) => v,
+        Err(reply) => return Ok(reply),
+    };
+    let mut head = MediaItem::new("collection");
+    head.ids.add_text(Ns::Tmdb, id);
+    head.text("title", v.get("name"))
+        .text("overview", v.get("overview"));
+    let mut items = vec![head];
+    for m in v
+        .get("collection")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let mut item = MediaItem::new("movie");
+        item.ids.add(Ns::Tmdb, m.get("id"));
+        item.text("title", m.get("title"))
+            .text("overview", m.get("overview"))
+            .year_from(m.get("releaseDate"))
+            .artwork(safe_artwork_uri(m.get("posterPath")));
+        items.push(item);
+    }
+    let warnings = vec!["Ombi does not report request or availability state for collection members: read each movie for it".to_owned()];
+    Ok(page(items, window, warnings))
+}
+
+/// One media record per work of a person, with the person as a credit.
+pub(super) fn person(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let id = encode_segment(args.str("id").unwrap_or_default());
+    let name = args.str("person_name").unwrap_or_default();
+    let which = args.str("credit_media").unwrap_or("both");
+    let window = args.window();
+    let mut works: Vec<(MediaItem, bool)> = Vec::new();
+    for (segment, kind) in [("movie", "movie"), ("tv", "tv")] {
+        if which != "both" && which != kind {
+            continue;
+        }
+        let Some(credits) = ombi.get::<Value>(&format!("/api/v2/Search/actor/{id}/{segment}"))?
+        else {
+            continue;
+        };
+        let person_id = positive_id(credits.get("id"));
+        for (list, role_key) in [("cast", "character"), ("crew", "job")] {
+            for c in credits
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                add_work(&mut works, kind, c, name, person_id, role_key);
+            }
+        }
+    }
+    let total = works.len();
+    let mut warnings = Vec::new();
+    let mut window_items: Vec<(MediaItem, bool)> = paging::slice(works, window);
+    for (item, needs_title) in window_items.iter_mut().filter(|(_, n)| *n) {
+        let Some(tmdb) = item.ids.get(Ns::Tmdb).map(str::to_owned) else {
+            continue;
+        };
+        match ombi.get::<Value>(&format!("/api/v2/Search/tv/moviedb/{tmdb}")) {
+            Ok(Some(tv)) => {
+                item.text("title", tv.get("title"))
+                    .year_from(tv.get("firstAired"));
+                *needs_title = false;
+            }
+            _ => warnings.push(format!("the title of TV credit {tmdb} could not be read")),
+        }
+    }
+    let shortened = window_items.iter().any(|(i, _)| i.shortened);
+    let items: Vec<Value> = window_items
+        .into_iter()
+        .map(|(i, _)| i.into_json())
+        .collect();
+    let page = paging::local(window, items.len(), total, "media");
+    Ok(
+        Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
+            .warn_all(warnings)
+            .truncated(shortened),
+    )
+}
+
+fn add_work(
+    works: &mut Vec<(MediaItem, bool)>,
+    kind: &str,
+    c: &Value,
+    name: &str,
+    person_id: Option<i64>,
+    role_key: &str,
+) {
+    let Some(work_id) = positive_id(c.get("id")) else {
+        return;
+    };
+    let mut credit = json!({"name": name});
+    if let Some(p) = person_id {
+        credit["person_id"] = json!(p);
+    }
+    if let Some(r) = c
+        .get(role_key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        credit["role"] = json!(r);
+    }
+    match c.get("department").and_then(Value::as_str) {
+        Some(d) => credit["department"] = json!(d),
+        None if role_key == "character" => credit["department"] = json!("Acting"),
+        None => {}
+    }
+    let existing = works.iter_mut().find(|(w, _)| {
+        w.ids.get(Ns::Tmdb) == Some(work_id.to_string().as_str()) && w.kind() == kind
+    });
+    if let Some((w, _)) = existing {
+        w.push_credit(credit);
+        return;
+    }
+    let mut item = MediaItem::new(kind);
+    item.ids.add_text(Ns::Tmdb, &work_id.to_string());
+    item.text("title", c.get("title"))
+        .text("overview", c.get("overview"))
+        .year_from(c.get("release_date"))
+        .artwork(safe_artwork_uri(c.get("poster_path")));
+    item.push_credit(credit);
+    let needs_title = kind == "tv" && c.get("title").and_then(Value::as_str).is_none();
+    works.push((item, needs_title));
+}
+
+/// An artist, followed by its release groups as album records.
+pub(super) fn artist(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Reply, ToolError> {
+    let v = match fetch_by_id(ombi, path) {
+        Ok(v) => v,
+        Err(reply) => return Ok(reply),
+    };
+    let mut head = MediaItem::new("artist");
+    head.ids.add(Ns::Musicbrainz, v.get("id"));
+    head.text("title", v.get("name"))
+        .text("overview", v.get("overview"))
+        .year_from(v.get("startYear"))
+        .artwork(safe_artwork_uri(v.get("poster")));
+    let mut items = vec![head];
+    for rg in v
+        .get("releaseGroups")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        items.push(release_group(rg));
+    }
+    Ok(page(items, window, Vec::new()))
+}
+
+/// One album (MusicBrainz release group).
+pub(super) fn album(ombi: &Ombi<'_>, path: &str) -> Result<Reply, ToolError> {
+    let v = match fetch_by_id(ombi, path) {
+        Ok(v) => v,
+        Err(reply) => return Ok(reply),
+    };
+    let item = release_group(&v);
+    let shortened = item.shortened;
+    let data = json!({"kind": "media_page", "items": [item.into_json()], "page": paging::single(1, "media")});
+    Ok(Reply::ok(data).truncated(shortened))
+}
+
+/// `ReleaseGroup`: `id` is the MusicBrainz release-group id (a string).
+fn release_group(rg: &Value) -> MediaItem {
+    let mut m = MediaItem::new("album");
+    m.ids
+        .add(Ns::Musicbrainz, rg.get("id").filter(|v| v.is_string()));
+    m.text("title", rg.get("title"))
+        .year_from(rg.get("releaseDate"))
+        .flag("available", rg.get("available"))
+        .flag("requested", rg.get("requested"))
+        .list(
+            "request_targets",
+            target(TargetKind::Album, positive_id(rg.get("requestId")))
+                .into_iter()
+                .collect(),
+        );
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn person_credits_carry_the_given_name_and_tv_titles_are_enriched() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v2/search/actor/17419/movie",
+                "v2-search-actor-movie.json",
+            )
+            .fixture(
+                Method::Get,
+                "/api/v2/search/actor/17419/tv",
+                "v2-search-actor-tv.json",
+            )
+            .fixture(
+                Method::Get,
+                "/api/v2/search/tv/moviedb/1396",
+                "v2-search-tv-moviedb.json",
+            );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "person", "id": "17419", "person_name": "Bryan Cranston"}),
+        );
+        let items = out["data"]["items"].as_array().unwrap();
+        let tv = items.iter().find(|i| i["media"] == "tv").unwrap();
+        assert_eq!(tv["title"], "Breaking Bad");
+        assert_eq!(tv["credits"][0]["name"], "Bryan Cranston");
+        assert_eq!(out["data"]["page"]["total"], items.len());
+    }
+
+    #[test]
+    fn collection_members_have_no_request_state_and_keep_the_input_id() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v2/search/movie/collection/2344",
+            "v2-search-movie-collection.json",
+        );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "collection", "id": "2344"}),
+        );
+        let items = out["data"]["items"].as_array().unwrap();
+        assert_eq!(
+            items[0]["identifiers"],
+            json!([{"namespace": "tmdb", "value": "2344"}])
+        );
+        assert!(
+            items[1..]
+                .iter()
+                .all(|m| m.get("available").is_none() && m.get("requested").is_none())
+        );
+    }
+
+    #[test]
+    fn artist_lists_release_groups_as_albums() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v2/search/artist/a74b1b7f-71a5-4011-9441-d0b5e4122711",
+            "v2-search-artist.json",
+        );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "artist", "id": "a74b1b7f-71a5-4011-9441-d0b5e4122711"}),
+        );
+        let items = out["data"]["items"].as_array().unwrap();
+        assert_eq!(items[0]["media"], "artist");
+        assert_eq!(
+            items[1]["request_targets"],
+            json!([{"kind": "album", "id": 3}])
+        );
+    }
+}
