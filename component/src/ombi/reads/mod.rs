@@ -3,10 +3,15 @@
 //! record building and enum tables live in [`common`].
 
 mod common;
+mod request_stats;
 mod users;
 mod votes;
 
 use crate::catalogue::ToolSpec;
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[&votes::READ_VOTES, &users::READ_USERS];
+pub static TOOLS: &[&ToolSpec] = &[
+    &request_stats::READ_REQUEST_STATS,
+    &votes::READ_VOTES,
+    &users::READ_USERS,
+];

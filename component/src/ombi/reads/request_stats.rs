@@ -1,0 +1,460 @@
+//! `read_request_stats` → `metrics` (ledger §3.6).
+//!
+//! Named scalars with an explicit scope: `summary` (instance: the seven totals of
+//! `UserStatsSummary`, never the embedded user graphs), `counts` (instance: pending, approved,
+//! available, denied) and `quota` (principal or selected user: has_limit, limit, remaining,
+//! next_request). `hasLimit: false` comes with placeholder zeros upstream (Q15), so then only
+//! `has_limit` is reported.
+
+use super::common::{metric, object};
+use crate::args::Args;
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::encode_segment;
+use serde_json::{Map, Value, json};
+
+/// The tool.
+pub static READ_REQUEST_STATS: ToolSpec = ToolSpec {
+    name: "read_request_stats",
+    title: "Read request statistics",
+    description: "Read request statistics from Ombi: request counts by state across the server, request quotas of the acting user or of a selected user, or request and completion totals for a time window (admins only).",
+    access: Access::Read,
+    families: &["metrics"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+/// ISO-8601 date or date-time, as Ombi binds it from the query string.
+const DATE_TIME_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,7})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$";
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "scope": {"enum": ["counts", "quota", "summary"],
+                      "description": "counts: requests by state on the whole server; quota: request quotas (of the acting user, or of user_id); summary: totals for the window from..to (admins only)."},
+            "from": {"type": "string", "pattern": DATE_TIME_PATTERN, "description": "Start of the window, ISO 8601 (summary only)."},
+            "to": {"type": "string", "pattern": DATE_TIME_PATTERN, "description": "End of the window, ISO 8601, after from (summary only)."},
+            "media": {"enum": ["all", "movie", "tv", "album"], "default": "all", "description": "Which quota to read (quota only)."},
+            "user_id": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^/?#\\x00-\\x1f]+$",
+                        "description": "Ombi user id whose quotas to read (quota only; power users only). Default: the acting user."}
+        },
+        "required": ["scope"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"properties": {"scope": {"const": "summary"}}}, "then": {"required": ["from", "to"]},
+             "else": {"properties": {"from": false, "to": false}}},
+            {"if": {"properties": {"scope": {"const": "quota"}}}, "then": {},
+             "else": {"properties": {"media": false, "user_id": false}}}
+        ]
+    })
+}
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let mut warnings = Vec::new();
+    let values = match args.str("scope").unwrap_or("counts") {
+        "summary" => {
+            let (from, to) = (
+                args.str("from").unwrap_or_default(),
+                args.str("to").unwrap_or_default(),
+            );
+            if !before(from, to) {
+                return Err(ToolError::invalid_argument(
+                    "to",
+                    "to must be later than from",
+                ));
+            }
+            let path = format!(
+                "/api/v1/Stats?from={}&to={}",
+                encode_segment(from),
+                encode_segment(to)
+            );
+            let body = ombi.get::<Value>(&path).map_err(explain_empty_window)?;
+            let stats = object(body, "stats summary")?.ok_or_else(|| {
+                ToolError::schema_mismatch("the stats route answered with no body")
+            })?;
+            project_summary(&stats, &mut warnings)
+        }
+        "quota" => match args.str("user_id") {
+            Some(id) => {
+                let user = object(
+                    ombi.get(&format!("/api/v1/Identity/User/{}", encode_segment(id)))?,
+                    "user",
+                )?
+                .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
+                selected_user_quotas(&user, args.str("media").unwrap_or("all"), &mut warnings)
+            }
+            None => {
+                let mut values = Vec::new();
+                for media in medias(args.str("media").unwrap_or("all")) {
+                    let path = match media {
+                        "movie" => "/api/v1/Request/movie/remaining",
+                        "tv" => "/api/v1/Request/tv/remaining",
+                        _ => "/api/v1/request/music/remaining",
+                    };
+                    match object(ombi.get(path)?, "quota")? {
+                        Some(q) => values.extend(quota(&q, media, "principal", &mut warnings)),
+                        None => warnings.push(format!("no {media} quota was returned")),
+                    }
+                }
+                values
+            }
+        },
+        _ => {
+            let counts =
+                object(ombi.get("/api/v1/Request/count")?, "request counts")?.ok_or_else(|| {
+                    ToolError::schema_mismatch("the request count route answered with no body")
+                })?;
+            warnings.push("counts cover movie and TV requests only (albums and 4K requests are not counted upstream); approved means approved and not yet available".to_owned());
+            ["pending", "approved", "available", "denied"]
+                .iter()
+                .filter_map(|k| {
+                    counts
+                        .get(*k)
+                        .and_then(Value::as_i64)
+                        .filter(|n| *n >= 0)
+                        .map(|n| metric(k, json!(n), "instance", Some("requests")))
+                })
+                .collect()
+        }
+    };
+    Ok(Reply::ok(json!({"kind": "metrics", "values": values})).warn_all(warnings))
+}
+
+fn medias(media: &str) -> Vec<&'static str> {
+    match media {
+        "movie" => vec!["movie"],
+        "tv" => vec!["tv"],
+        "album" => vec!["album"],
+        _ => vec!["movie", "tv", "album"],
+    }
+}
+
+/// Whether date `a` is before `b`. Both passed the schema pattern, so their leading
+/// `YYYY-MM-DDTHH:MM:SS` parts compare as text; offsets other than `Z` are not normalized.
+fn before(a: &str, b: &str) -> bool {
+    let norm = |s: &str| {
+        let mut t: String = s.chars().take(19).collect();
+        let full = "0000-00-00T00:00:00";
+        if t.len() < full.len() {
+            t.push_str(&full[t.len()..]);
+        }
+        t
+    };
+    norm(a) < norm(b)
+}
+
+/// The stats engine throws when the window has no movie requests or no TV children (A26).
+fn explain_empty_window(e: ToolError) -> ToolError {
+    if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) {
+        let mut e2 = ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!(
+                "{} (Ombi fails the summary when the window holds no movie or no TV requests: try a wider window)",
+                e.message
+            ),
+        );
+        e2.http_status = e.http_status;
+        return e2;
+    }
+    e
+}
+
+/// The seven totals of `UserStatsSummary`; the two `mostRequestedUser*` graphs never leave the
+/// adapter. Known upstream bugs (Q17) make three totals untrustworthy: they are reported as
+/// `null` with a warning rather than as a wrong number.
+fn project_summary(stats: &Map<String, Value>, warnings: &mut Vec<String>) -> Vec<Value> {
+    let n = |k: &str| {
+        stats
+            .get(k)
+            .and_then(Value::as_i64)
+            .filter(|n| *n >= 0)
+            .map_or(Value::Null, |n| json!(n))
+    };
+    warnings.push("total_issues is never computed by Ombi's stats engine: reported as null (use read_issues counts)".to_owned());
+    warnings.push("completed_requests_movies and completed_requests are miscounted by Ombi (completed movies always equal all movie requests): reported as null".to_owned());
+    vec![
+        metric(
+            "total_requests",
+            n("totalRequests"),
+            "instance",
+            Some("requests"),
+        ),
+        metric(
+            "total_movie_requests",
+            n("totalMovieRequests"),
+            "instance",
+            Some("requests"),
+        ),
+        metric(
+            "total_tv_requests",
+            n("totalTvRequests"),
+            "instance",
+            Some("requests"),
+        ),
+        metric("total_issues", Value::Null, "instance", Some("issues")),
+        metric(
+            "completed_requests_movies",
+            Value::Null,
+            "instance",
+            Some("requests"),
+        ),
+        metric(
+            "completed_requests_tv",
+            n("completedRequestsTv"),
+            "instance",
+            Some("requests"),
+        ),
+        metric(
+            "completed_requests",
+            Value::Null,
+            "instance",
+            Some("requests"),
+        ),
+    ]
+}
+
+/// `RequestQuotaCountModel` → `<media>.has_limit` and, only when a limit exists, `.limit`,
+/// `.remaining`, `.next_request`. TV quotas count episodes.
+fn quota(
+    q: &Map<String, Value>,
+    media: &str,
+    scope: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<Value> {
+    let unit = if media == "tv" {
+        "episodes"
+    } else {
+        "requests"
+    };
+    let Some(has_limit) = q.get("hasLimit").and_then(Value::as_bool) else {
+        warnings.push(format!(
+            "the {media} quota did not say whether a limit applies: left out"
+        ));
+        return Vec::new();
+    };
+    let mut out = vec![metric(
+        &format!("{media}.has_limit"),
+        json!(has_limit),
+        scope,
+        None,
+    )];
+    if has_limit {
+        for (key, name) in [("limit", "limit"), ("remaining", "remaining")] {
+            if let Some(v) = q.get(key).and_then(Value::as_i64).filter(|v| *v >= 0) {
+                out.push(metric(
+                    &format!("{media}.{name}"),
+                    json!(v),
+                    scope,
+                    Some(unit),
+                ));
+            }
+        }
+        if let Some(d) = q
+            .get("nextRequest")
+            .and_then(Value::as_str)
+            .and_then(super::common::real_date)
+        {
+            out.push(metric(
+                &format!("{media}.next_request"),
+                json!(d),
+                scope,
+                None,
+            ));
+        }
+    }
+    out
+}
+
+/// The `*RequestQuota` objects of `UserViewModel`: `null` unless the user has a limit.
+fn selected_user_quotas(
+    user: &Map<String, Value>,
+    media: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for m in medias(media) {
+        let key = match m {
+            "movie" => "movieRequestQuota",
+            "tv" => "episodeRequestQuota",
+            _ => "musicRequestQuota",
+        };
+        match user.get(key) {
+            Some(Value::Object(q)) => out.extend(quota(q, m, "selected_user", warnings)),
+            _ => warnings.push(format!("Ombi reports no {m} quota for this user (it does so only when a limit is set); nothing is inferred")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::before;
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::{HttpResponse, Method};
+    use serde_json::{Value, json};
+
+    fn body(v: Value) -> Result<HttpResponse, crate::upstream::UpstreamError> {
+        Ok(json_response(v.to_string().into_bytes()))
+    }
+
+    fn value<'a>(out: &'a Value, name: &str) -> Option<&'a Value> {
+        out["data"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+    }
+
+    #[test]
+    fn counts_are_four_named_instance_scalars() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/request/count",
+            "v1-request-count.json",
+        );
+        let out = call(&up, "read_request_stats", json!({"scope": "counts"}));
+        assert_eq!(
+            out["data"]["values"],
+            json!([
+            {"name": "pending", "value": 4, "scope": "instance", "unit": "requests"},
+            {"name": "approved", "value": 2, "scope": "instance", "unit": "requests"},
+            {"name": "available", "value": 9, "scope": "instance", "unit": "requests"},
+            {"name": "denied", "value": 1, "scope": "instance", "unit": "requests"}])
+        );
+    }
+
+    #[test]
+    fn no_limit_never_becomes_remaining_zero() {
+        let up = FakeUpstream::new()
+            .fixture(Method::Get, "/api/v1/request/movie/remaining", "v1-request-movie-remaining.json")
+            .fixture(Method::Get, "/api/v1/request/tv/remaining", "v1-request-tv-remaining.json")
+            .route(Method::Get, "/api/v1/request/music/remaining", body(json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-05-02T22:15:40Z"})));
+        let out = call(&up, "read_request_stats", json!({"scope": "quota"}));
+        assert_eq!(value(&out, "movie.remaining").unwrap()["value"], 3);
+        assert_eq!(
+            value(&out, "movie.next_request").unwrap()["value"],
+            "2026-05-04T00:00:00Z"
+        );
+        assert_eq!(
+            value(&out, "tv.has_limit").unwrap(),
+            &json!({"name": "tv.has_limit", "value": false, "scope": "principal"})
+        );
+        for name in [
+            "tv.remaining",
+            "tv.limit",
+            "tv.next_request",
+            "album.remaining",
+        ] {
+            assert!(
+                value(&out, name).is_none(),
+                "{name} must be absent without a limit"
+            );
+        }
+    }
+
+    #[test]
+    fn selected_user_quota_is_scoped_and_null_quota_is_not_invented() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/identity/user/u1",
+            "v1-identity-user-by-id.json",
+        );
+        let out = call(
+            &up,
+            "read_request_stats",
+            json!({"scope": "quota", "user_id": "u1"}),
+        );
+        assert_eq!(
+            value(&out, "tv.remaining").unwrap(),
+            &json!({"name": "tv.remaining", "value": 18, "scope": "selected_user", "unit": "episodes"})
+        );
+        assert!(value(&out, "album.has_limit").is_none());
+        assert!(out["warnings"].to_string().contains("no album quota"));
+    }
+
+    #[test]
+    fn summary_exposes_seven_totals_and_no_user_graph() {
+        let up = FakeUpstream::new().fixture(Method::Get, "/api/v1/stats", "v1-stats.json");
+        let out = call(
+            &up,
+            "read_request_stats",
+            json!({"scope": "summary", "from": "2026-04-01", "to": "2026-05-01T00:00:00Z"}),
+        );
+        assert_eq!(out["ok"], true, "{out}");
+        let names: Vec<&str> = out["data"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "total_requests",
+                "total_movie_requests",
+                "total_tv_requests",
+                "total_issues",
+                "completed_requests_movies",
+                "completed_requests_tv",
+                "completed_requests"
+            ]
+        );
+        assert_eq!(value(&out, "total_requests").unwrap()["value"], 3);
+        assert!(
+            value(&out, "total_issues").unwrap()["value"].is_null(),
+            "never-computed zero is not a count"
+        );
+        let text = out.to_string();
+        assert!(!text.contains("alex") && !text.contains("Token") && !text.contains("example.org"));
+        assert!(
+            up.requests()[0]
+                .url
+                .contains("from=2026-04-01&to=2026-05-01T00%3A00%3A00Z")
+        );
+    }
+
+    #[test]
+    fn summary_window_must_be_ordered_and_empty_window_500_is_explained() {
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/stats",
+            Ok(HttpResponse {
+                status: 500,
+                content_type: Some("application/json".into()),
+                body: br#"{"error":"Object reference not set"}"#.to_vec(),
+                ..Default::default()
+            }),
+        );
+        let out = call(
+            &up,
+            "read_request_stats",
+            json!({"scope": "summary", "from": "2026-05-01", "to": "2026-04-01"}),
+        );
+        assert_eq!(out["error"]["field"], "to");
+        let out = call(
+            &up,
+            "read_request_stats",
+            json!({"scope": "summary", "from": "2026-04-01", "to": "2026-05-01"}),
+        );
+        assert_eq!(out["error"]["code"], "UPSTREAM_REJECTED");
+        assert!(
+            out["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("wider window")
+        );
+        let out = call(
+            &up,
+            "read_request_stats",
+            json!({"scope": "summary", "from": "2026-04-01"}),
+        );
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+        assert!(
+            before("2026-04-01", "2026-04-01T00:00:01Z")
+                && !before("2026-04-02", "2026-04-01T23:00")
+        );
+    }
+}
