@@ -1,6 +1,33 @@
 //! Read tools for the server and its setup: read_reference, read_library, read_server, read_integration, read_settings, read_logs (ledger §3.4, §3.10–§3.14).
 
-use crate::catalogue::ToolSpec;
+mod common;
+mod reference;
+mod reference_tables;
+mod server;
+
+use crate::catalogue::{Access, ToolSpec};
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[];
+pub static TOOLS: &[&ToolSpec] = &[&READ_REFERENCE, &READ_SERVER];
+
+static READ_REFERENCE: ToolSpec = ToolSpec {
+    name: "read_reference",
+    title: "Reference lists",
+    description: "List the ids and names Ombi uses elsewhere: TMDB genres, languages, streaming countries, issue categories, roles, TMDB keywords and watch providers, feature flags, and Ombi's code tables (request types, issue statuses, vote types, notification agents, request statuses, limit types). Use the values as arguments of other tools or to decode *_code fields.",
+    access: Access::Read,
+    families: &["reference_page"],
+    input_schema: reference::input_schema,
+    handler: reference::run,
+    reconcile_with: None,
+};
+
+static READ_SERVER: ToolSpec = ToolSpec {
+    name: "read_server",
+    title: "Server status",
+    description: "Check the Ombi server: whether it is up and its version, safe build facts (branch, runtime, database types), whether its last update check found a newer version, server-wide request counts, which integrations and features are switched on, and its health check.",
+    access: Access::Read,
+    families: &["metrics", "reference_page"],
+    input_schema: server::input_schema,
+    handler: server::run,
+    reconcile_with: None,
+};

@@ -1,0 +1,205 @@
+//! Helpers shared by the admin read tools: the common paging arguments, strict decoding of
+//! upstream arrays and fields, `reference` records with clean-label selection (contract
+//! `reference_page` rules), `metric` records, and compound reads that may partly fail.
+
+use crate::args::Window;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::paging;
+use serde_json::{Map, Value, json};
+
+/// The common paging properties (`offset` ≥ 0, `limit` 1–100), added to `properties`.
+pub fn with_paging(mut properties: Value) -> Value {
+    if let Some(p) = properties.as_object_mut() {
+        p.insert("offset".into(), json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."}));
+        p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return."}));
+    }
+    properties
+}
+
+/// The upstream body as an array: 204/empty and JSON `null` are an empty list (Ombi turns a
+/// `null` result into 204); anything else that is not an array is a schema mismatch.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
+pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON array of {what} from Ombi"
+        ))),
+    }
+}
+
+/// A required integer field of an upstream row.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when it is missing or not an integer.
+pub fn req_int(row: &Value, key: &str, what: &str) -> Result<i64, ToolError> {
+    row.get(key).and_then(crate::args::as_int).ok_or_else(|| {
+        ToolError::schema_mismatch(format!("a {what} record from Ombi has no integer `{key}`"))
+    })
+}
+
+/// A required string field of an upstream row (may be empty).
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when it is missing or not a string.
+pub fn req_str<'v>(row: &'v Value, key: &str, what: &str) -> Result<&'v str, ToolError> {
+    row.get(key).and_then(Value::as_str).ok_or_else(|| {
+        ToolError::schema_mismatch(format!("a {what} record from Ombi has no string `{key}`"))
+    })
+}
+
+/// An optional string field: `Ok(None)` for absent/null, a mismatch for any other type.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when present with a non-string type.
+pub fn opt_str<'v>(row: &'v Value, key: &str, what: &str) -> Result<Option<&'v str>, ToolError> {
+    match row.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "a {what} record from Ombi has a non-string `{key}`"
+        ))),
+    }
+}
+
+/// Whether a label is upstream mojibake: it contains U+FFFD, or every visible character is `?`.
+pub fn is_corrupted(label: &str) -> bool {
+    let visible: Vec<char> = label.chars().filter(|c| !c.is_whitespace()).collect();
+    label.contains('\u{FFFD}') || (!visible.is_empty() && visible.iter().all(|c| *c == '?'))
+}
+
+/// The label to show out of `candidates`, in priority order (deterministic): the first clean,
+/// non-empty one; else the first non-empty corrupted one, flagged `true`.
+pub fn select_label<'a>(candidates: &[Option<&'a str>]) -> Option<(&'a str, bool)> {
+    let present = || {
+        candidates
+            .iter()
+            .flatten()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+    };
+    present()
+        .find(|s| !is_corrupted(s))
+        .map(|s| (s, false))
+        .or_else(|| present().next().map(|s| (s, true)))
+}
+
+/// A contract `reference` record.
+pub fn reference(id: Option<String>, name: &str, value: Value, category: Option<&str>) -> Value {
+    let mut o = Map::new();
+    if let Some(id) = id {
+        o.insert("id".into(), json!(id));
+    }
+    o.insert("name".into(), json!(name));
+    o.insert("value".into(), value);
+    if let Some(c) = category {
+        o.insert("category".into(), json!(c));
+    }
+    Value::Object(o)
+}
+
+/// Whether `name` contains `query`, ignoring case (a local filter over a complete list).
+pub fn matches(name: &str, query: Option<&str>) -> bool {
+    query.is_none_or(|q| name.to_lowercase().contains(&q.trim().to_lowercase()))
+}
+
+/// A locally windowed page of `family` out of the complete list `all`.
+pub fn local_page(family: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
+    let total = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local(window, items.len(), total, unit);
+    json!({"kind": family, "items": items, "page": page})
+}
+
+/// A contract `metric` record.
+pub fn metric(name: &str, value: Value, scope: &str) -> Value {
+    json!({"name": name, "value": value, "scope": scope})
+}
+
+/// The reply of a compound read: all parts succeeded → `ok`; some failed → `PARTIAL_FAILURE`
+/// carrying the data that was read and naming the failed parts; all failed → the first error.
+pub fn compound(data: Value, failures: Vec<(String, ToolError)>, parts: usize) -> Reply {
+    match failures.len() {
+        0 => Reply::ok(data),
+        n if n == parts => Reply::failure(failures.into_iter().next().expect("n > 0").1),
+        _ => {
+            let named: Vec<String> = failures
+                .iter()
+                .map(|(p, e)| format!("{p} ({})", e.code.as_str()))
+                .collect();
+            let mut reply = Reply::ok(data);
+            reply.error = Some(ToolError::new(
+                ErrorCode::PartialFailure,
+                format!("some values could not be read: {}", named.join(", ")),
+            ));
+            reply.warn_all(
+                failures
+                    .into_iter()
+                    .map(|(p, e)| format!("{p}: {}", e.message)),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrupted_labels_are_recognised() {
+        assert!(is_corrupted("??????"));
+        assert!(is_corrupted("? ? ?"));
+        assert!(is_corrupted("Deu\u{FFFD}sch"));
+        assert!(!is_corrupted("Deutsch"));
+        assert!(!is_corrupted("What?"));
+        assert!(!is_corrupted(""));
+    }
+
+    #[test]
+    fn clean_labels_win_deterministically_and_corrupted_ones_are_a_last_resort() {
+        assert_eq!(
+            select_label(&[Some("????"), Some("Abkhazian")]),
+            Some(("Abkhazian", false))
+        );
+        assert_eq!(
+            select_label(&[Some("English"), Some("Anglais")]),
+            Some(("English", false))
+        );
+        assert_eq!(
+            select_label(&[Some(""), None, Some("??"), Some("\u{FFFD}")]),
+            Some(("??", true))
+        );
+        assert_eq!(select_label(&[None, Some("  ")]), None);
+    }
+
+    #[test]
+    fn non_arrays_are_schema_mismatches_and_null_is_empty() {
+        assert!(array(None, "x").unwrap().is_empty());
+        assert!(array(Some(json!(null)), "x").unwrap().is_empty());
+        assert_eq!(
+            array(Some(json!({"a": 1})), "x").unwrap_err().code,
+            ErrorCode::UpstreamSchemaMismatch
+        );
+    }
+
+    #[test]
+    fn partial_compound_reads_keep_data_and_fail_honestly() {
+        let e = ToolError::new(ErrorCode::Forbidden, "no");
+        let r = compound(
+            json!({"kind": "metrics", "values": []}),
+            vec![("sonarr_enabled".into(), e.clone())],
+            3,
+        );
+        assert_eq!(
+            r.error.as_ref().map(|e| e.code),
+            Some(ErrorCode::PartialFailure)
+        );
+        assert!(r.data.is_some());
+        let r = compound(json!({}), vec![("a".into(), e)], 1);
+        assert_eq!(r.error.map(|e| e.code), Some(ErrorCode::Forbidden));
+        assert!(r.data.is_none());
+    }
+}

@@ -1,0 +1,251 @@
+//! `read_server` → `metrics` or `reference_page` (ledger §3.11).
+//!
+//! Named instance-wide scalars from allowlisted fields of each route's response type. Routes
+//! with side effects are never called (ledger §1.7): the update view reads Ombi's cached flag
+//! (`/api/v1/Job/updateCached`), never `/api/v1/Update` or `/api/v1/Job/update`; the media
+//! server view is not offered because `/api/v1/LandingPage` live-probes every media server.
+
+use super::common::{self, compound, metric, reference};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::recognise::{status_error, transport_error};
+use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": common::with_paging(json!({
+            "view": {"enum": ["status", "about", "update", "request_counts", "capabilities", "health"],
+                     "description": "status (reachable, version, first-run wizard done), about (version, branch, runtime and database types), update (whether Ombi's last update check found a newer version), request_counts (pending, approved, available and denied requests across the server), capabilities (which integrations and features are switched on), health (Ombi's health check: Healthy, Degraded or Unhealthy)."}
+        })),
+        "required": ["view"],
+        "additionalProperties": false
+    })
+}
+
+/// `AboutViewModel` fields that are safe to show (never paths, OS build strings or
+/// connection strings), with the names they get.
+const ABOUT_FIELDS: &[(&str, &str)] = &[
+    ("version", "version"),
+    ("branch", "branch"),
+    ("frameworkDescription", "framework_description"),
+    ("osArchitecture", "os_architecture"),
+    ("processArchitecture", "process_architecture"),
+    ("ombiDatabaseType", "ombi_database_type"),
+    ("externalDatabaseType", "external_database_type"),
+    ("settingsDatabaseType", "settings_database_type"),
+];
+
+/// Boolean capability routes and the metric each becomes.
+const CAPABILITY_ROUTES: &[(&str, &str)] = &[
+    ("/api/v1/Settings/issuesenabled", "issues_enabled"),
+    ("/api/v1/Settings/voteenabled", "votes_enabled"),
+    ("/api/v1/Settings/lidarrenabled", "lidarr_enabled"),
+    (
+        "/api/v1/Settings/notifications/email/enabled",
+        "email_notifications_enabled",
+    ),
+    ("/api/v1/Sonarr/enabled", "sonarr_enabled"),
+    ("/api/v1/Radarr/enabled", "radarr_enabled"),
+];
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    match args.str("view").unwrap_or_default() {
+        "status" => {
+            let mut values = Vec::new();
+            let mut failures = Vec::new();
+            // Any answer from the liveness route means the server is up; a failure is reported
+            // as a failure, never as `up: false` (it may be our network, not Ombi).
+            match ombi.get::<Value>("/api/v1/Status") {
+                Ok(_) => values.push(metric("up", json!(true), "instance")),
+                Err(e) => failures.push(("up".to_owned(), e)),
+            }
+            match ombi
+                .get::<Value>("/api/v1/Status/info")
+                .and_then(|v| text(v, "version"))
+            {
+                Ok(v) if !v.is_empty() => values.push(metric("version", json!(v), "instance")),
+                Ok(_) => {}
+                Err(e) => failures.push(("version".to_owned(), e)),
+            }
+            match ombi
+                .get::<Value>("/api/v1/Status/Wizard")
+                .and_then(|v| flag(v.as_ref().and_then(|b| b.get("result")).cloned(), "wizard"))
+            {
+                Ok(b) => values.push(metric("wizard_completed", json!(b), "instance")),
+                Err(e) => failures.push(("wizard_completed".to_owned(), e)),
+            }
+            Ok(compound(
+                json!({"kind": "metrics", "values": values}),
+                failures,
+                3,
+            ))
+        }
+        "about" => {
+            let about = ombi
+                .get::<Value>("/api/v1/Settings/about")?
+                .filter(Value::is_object)
+                .ok_or_else(|| {
+                    ToolError::schema_mismatch("expected an AboutViewModel object from Ombi")
+                })?;
+            let mut items = Vec::new();
+            for (field, name) in ABOUT_FIELDS {
+                match about.get(*field) {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(s)) if s.trim().is_empty() => {}
+                    Some(Value::String(s)) => {
+                        items.push(reference(None, name, json!(s.trim()), Some("about")))
+                    }
+                    Some(_) => {
+                        return Err(ToolError::schema_mismatch(format!(
+                            "Ombi's about `{field}` is not a string"
+                        )));
+                    }
+                }
+            }
+            Ok(Reply::ok(common::local_page(
+                "reference_page",
+                items,
+                args.window(),
+                "references",
+            )))
+        }
+        "update" => {
+            let available = flag(
+                ombi.get::<Value>("/api/v1/Job/updateCached")?,
+                "update check",
+            )?;
+            Ok(Reply::ok(json!({"kind": "metrics", "values": [metric("update_available", json!(available), "instance")]}))
+                .warn("this is the result of Ombi's last scheduled update check; the plugin never starts a live check"))
+        }
+        "request_counts" => {
+            let counts = ombi
+                .get::<Value>("/api/v1/Request/count")?
+                .filter(Value::is_object)
+                .ok_or_else(|| {
+                    ToolError::schema_mismatch("expected a RequestCountModel object from Ombi")
+                })?;
+            let mut values = Vec::new();
+            for name in ["pending", "approved", "available", "denied"] {
+                match counts.get(name) {
+                    // Absent stays absent: a missing count is never reported as 0.
+                    None | Some(Value::Null) => {}
+                    Some(v) => {
+                        let n = v.as_u64().ok_or_else(|| {
+                            ToolError::schema_mismatch(format!(
+                                "Ombi's request count `{name}` is not a count"
+                            ))
+                        })?;
+                        values.push(metric(name, json!(n), "instance"));
+                    }
+                }
+            }
+            Ok(Reply::ok(json!({"kind": "metrics", "values": values}))
+                .warn("counts cover movie and TV requests only (Ombi does not count albums); approved means approved but not yet available"))
+        }
+        "capabilities" => {
+            let mut values = Vec::new();
+            let mut failures = Vec::new();
+            for (path, name) in CAPABILITY_ROUTES {
+                match ombi.get::<Value>(path).and_then(|v| flag(v, name)) {
+                    Ok(b) => values.push(metric(name, json!(b), "instance")),
+                    Err(e) => failures.push(((*name).to_owned(), e)),
+                }
+            }
+            match ombi
+                .get::<Value>("/api/v2/Features")
+                .and_then(features)
+            {
+                Ok(list) => values.extend(list),
+                Err(e) => failures.push(("features".to_owned(), e)),
+            }
+            Ok(compound(
+                json!({"kind": "metrics", "values": values}),
+                failures,
+                CAPABILITY_ROUTES.len() + 1,
+            ))
+        }
+        "health" => health(call),
+        other => Err(ToolError::invalid_argument(
+            "view",
+            format!("unknown view {other:?}"),
+        )),
+    }
+}
+
+/// A JSON string answer.
+fn text(body: Option<Value>, what: &str) -> Result<String, ToolError> {
+    match body {
+        Some(Value::String(s)) => Ok(s.trim().to_owned()),
+        _ => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON string ({what}) from Ombi"
+        ))),
+    }
+}
+
+/// A JSON boolean answer.
+fn flag(body: Option<Value>, what: &str) -> Result<bool, ToolError> {
+    body.as_ref().and_then(Value::as_bool).ok_or_else(|| {
+        ToolError::schema_mismatch(format!("expected a JSON boolean ({what}) from Ombi"))
+    })
+}
+
+/// `List<FeatureEnablement>` as `feature:<Name>` boolean metrics.
+fn features(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
+    common::array(body, "features")?
+        .iter()
+        .map(|f| {
+            let name = common::req_str(f, "name", "feature")?;
+            let on = f.get("enabled").and_then(Value::as_bool).ok_or_else(|| {
+                ToolError::schema_mismatch("a feature record from Ombi has no boolean `enabled`")
+            })?;
+            Ok(metric(&format!("feature:{name}"), json!(on), "instance"))
+        })
+        .collect()
+}
+
+/// Ombi's health check answer texts.
+const HEALTH_STATES: &[&str] = &["Healthy", "Degraded", "Unhealthy"];
+
+/// `GET /health` sits outside `/api` and needs no key, so it is sent without one; it answers
+/// `Unhealthy` with HTTP 503, which is a result here, not a failure.
+fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
+    let cfg = call.config.ombi.as_ref().ok_or_else(|| {
+        ToolError::new(ErrorCode::UnsupportedCapability, "Ombi is not configured")
+    })?;
+    let request = HttpRequest {
+        method: Method::Get,
+        url: cfg.base_url.join("/health"),
+        headers: vec![("accept".to_owned(), "text/plain".to_owned())],
+        body: None,
+        timeout_ms: call.config.call_deadline_ms,
+    };
+    let resp = call
+        .upstream
+        .send(&request, MAX_BODY_BYTES.min(4096))
+        .map_err(|e| transport_error(&e, false))?;
+    let body = String::from_utf8_lossy(&resp.body);
+    let state = body.trim().trim_matches('"');
+    if (resp.status == 200 || resp.status == 503) && HEALTH_STATES.contains(&state) {
+        return Ok(Reply::ok(
+            json!({"kind": "metrics", "values": [metric("health", json!(state), "instance")]}),
+        ));
+    }
+    if let Some(err) = status_error(&resp, false) {
+        return Err(err);
+    }
+    // 200 with something else: Ombi's page for unknown routes, because health checks are off.
+    Err(ToolError::new(
+        ErrorCode::UnsupportedCapability,
+        "Ombi did not answer its health check (health checks are disabled on this server, or a proxy answered)",
+    ))
+}
+
+#[cfg(test)]
+#[path = "server_tests.rs"]
+mod tests;
