@@ -3,6 +3,7 @@
 //! record building and enum tables live in [`common`].
 
 mod common;
+mod issues;
 mod request_stats;
 mod users;
 mod votes;
@@ -12,6 +13,7 @@ use crate::catalogue::ToolSpec;
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&ToolSpec] = &[
     &request_stats::READ_REQUEST_STATS,
+    &issues::READ_ISSUES,
     &votes::READ_VOTES,
     &users::READ_USERS,
 ];

@@ -1,0 +1,377 @@
+//! `read_issues` → `issue_page`, `comment_page`, `group_page`, `metrics` (ledger §3.7).
+//!
+//! Issues keep their ids, texts, codes and dates; the reporter is its id only (the embedded
+//! `userReported` graph and the comments never leave the adapter). The wire's `resovledDate`
+//! (sic, Q13) becomes `resolved_date`. v2 summaries are provider groups (Q14): Ombi pages them in
+//! issues, not groups, so the adapter reads one bounded upstream slice, merges groups split by
+//! that paging, and windows groups locally.
+
+use super::common::{self, Rec, array, limit_schema, metric, object, offset_schema};
+use crate::args::{Args, Window};
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::paging;
+use crate::upstream::encode_segment;
+use serde_json::{Value, json};
+
+/// The tool.
+pub static READ_ISSUES: ToolSpec = ToolSpec {
+    name: "read_issues",
+    title: "Read issues",
+    description: "Read issues reported on Ombi media: a page of issues by status, one issue, the issues of a request or of a media provider id, an issue's comments, issues grouped by title, or issue counts by status.",
+    access: Access::Read,
+    families: &["issue_page", "comment_page", "group_page", "metrics"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "view": {"enum": ["list", "detail", "by_request", "by_provider", "comments", "summary", "provider_summary", "counts"],
+                     "description": "list: issues with a status; detail: one issue; by_request: issues of a request; by_provider: issues of a media provider id; comments: an issue's comments; summary: issues grouped by title and provider id; provider_summary: the group of one provider id with its issues; counts: issues per status."},
+            "status": {"enum": ["pending", "in_progress", "resolved", "deleted"], "default": "pending", "description": "Issue status (list and summary)."},
+            "issue_id": {"type": "integer", "minimum": 1, "description": "Issue id (detail, comments)."},
+            "request_id": {"type": "integer", "minimum": 1, "description": "Ombi request id (by_request)."},
+            "provider_id": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[^/?#\\x00-\\x1f]+$",
+                            "description": "The media's provider id as Ombi stored it on the issue, e.g. an IMDb id or a TMDB id (by_provider, provider_summary)."},
+            "offset": offset_schema(),
+            "limit": limit_schema()
+        },
+        "required": ["view"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"properties": {"view": {"enum": ["detail", "comments"]}}}, "then": {"required": ["issue_id"]}, "else": {"properties": {"issue_id": false}}},
+            {"if": {"properties": {"view": {"const": "by_request"}}}, "then": {"required": ["request_id"]}, "else": {"properties": {"request_id": false}}},
+            {"if": {"properties": {"view": {"enum": ["by_provider", "provider_summary"]}}}, "then": {"required": ["provider_id"]}, "else": {"properties": {"provider_id": false}}},
+            {"if": {"properties": {"view": {"enum": ["list", "summary"]}}}, "then": {}, "else": {"properties": {"status": false}}}
+        ]
+    })
+}
+
+/// Issues read upstream for one summary page; Ombi's v2 summary pages by issue.
+const SUMMARY_SCAN_ISSUES: usize = 1000;
+/// Most nested issues kept per group (contract budget).
+const MAX_NESTED: usize = 100;
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let status_code = match args.str("status").unwrap_or("pending") {
+        "in_progress" => 1,
+        "resolved" => 2,
+        "deleted" => 3,
+        _ => 0,
+    };
+    let mut w = vec![];
+    let issue_id = args.int("issue_id").unwrap_or(0);
+    let (data, truncated) = match args.str("view").unwrap_or("list") {
+        "list" => {
+            w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+            w.push(
+                "Ombi applies no ordering to this list, so pages may overlap or skip issues"
+                    .to_owned(),
+            );
+            // The v1 route takes `take` before `skip` (A23).
+            let path = format!(
+                "/api/v1/Issues/{}/{}/{status_code}",
+                window.limit, window.offset
+            );
+            let rows = array(ombi.get(&path)?, "issues")?;
+            let items: Vec<Value> = rows
+                .iter()
+                .take(window.limit)
+                .filter_map(|r| project_issue(r, &mut w))
+                .collect();
+            let n = items.len();
+            let end = rows.len() < window.limit;
+            let page = json!({
+                "offset": window.offset, "limit": window.limit, "returned": n, "total": null,
+                "has_more": if end { json!(false) } else { Value::Null },
+                "next_offset": if end { Value::Null } else { json!(window.offset + n) },
+                "mode": "upstream", "unit": "issues"});
+            (
+                json!({"kind": "issue_page", "items": items, "page": page}),
+                false,
+            )
+        }
+        "detail" => {
+            let row = object(ombi.get(&format!("/api/v1/Issues/{issue_id}"))?, "issue")?
+                .ok_or_else(|| {
+                    ToolError::new(ErrorCode::NotFound, format!("no issue {issue_id}"))
+                })?;
+            let items: Vec<Value> = project_issue(&Value::Object(row), &mut w)
+                .into_iter()
+                .collect();
+            let page = paging::single(items.len(), "issues");
+            (
+                json!({"kind": "issue_page", "items": items, "page": page}),
+                false,
+            )
+        }
+        v @ ("by_request" | "by_provider") => {
+            let path = if v == "by_request" {
+                format!(
+                    "/api/v1/Issues/request/{}",
+                    args.int("request_id").unwrap_or(0)
+                )
+            } else {
+                format!(
+                    "/api/v1/Issues/provider/{}",
+                    encode_segment(args.str("provider_id").unwrap_or_default())
+                )
+            };
+            let all: Vec<Value> = array(ombi.get(&path)?, "issues")?
+                .iter()
+                .filter_map(|r| project_issue(r, &mut w))
+                .collect();
+            (local_page("issue_page", all, window, "issues"), false)
+        }
+        "comments" => {
+            let rows = array(
+                ombi.get(&format!("/api/v1/Issues/{issue_id}/comments"))?,
+                "comments",
+            )?;
+            let all = project_comments(&rows, issue_id, &mut w);
+            (local_page("comment_page", all, window, "comments"), false)
+        }
+        "summary" => summary(&ombi, status_code, window, &mut w)?,
+        "provider_summary" => {
+            let path = format!(
+                "/api/v2/Issues/details/{}",
+                encode_segment(args.str("provider_id").unwrap_or_default())
+            );
+            let body: Option<Value> = ombi.get(&path)?;
+            provider_summary(body, &mut w)?
+        }
+        _ => {
+            let counts =
+                object(ombi.get("/api/v1/Issues/count")?, "issue counts")?.ok_or_else(|| {
+                    ToolError::schema_mismatch("the issue count route answered with no body")
+                })?;
+            let values: Vec<Value> = [
+                ("pending", "pending"),
+                ("inProgress", "in_progress"),
+                ("resolved", "resolved"),
+            ]
+            .iter()
+            .filter_map(|(k, name)| {
+                counts
+                    .get(*k)
+                    .and_then(Value::as_i64)
+                    .filter(|n| *n >= 0)
+                    .map(|n| metric(name, json!(n), "instance", Some("issues")))
+            })
+            .collect();
+            (json!({"kind": "metrics", "values": values}), false)
+        }
+    };
+    Ok(Reply::ok(data).warn_all(w).truncated(truncated))
+}
+
+fn local_page(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
+    let total = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local(window, items.len(), total, unit);
+    json!({"kind": kind, "items": items, "page": page})
+}
+
+/// `Issues` → contract `issue`. Status 3 is upstream `Deleted`, which has no contract label
+/// (ledger §4.2): it keeps `status_code` only, with a warning.
+pub(crate) fn project_issue(row: &Value, warnings: &mut Vec<String>) -> Option<Value> {
+    let mut r = Rec::new();
+    r.id("id", row.get("id"));
+    if !r.has("id") {
+        warnings.push("an issue without an id was left out".to_owned());
+        return None;
+    }
+    r.text("title", row.get("title"))
+        .text("subject", row.get("subject"))
+        .text("description", row.get("description"))
+        .id("category_id", row.get("issueCategoryId"))
+        .id("request_id", row.get("requestId"))
+        .text("provider_id", row.get("providerId"))
+        .date("created_date", row.get("createdDate"))
+        .date("resolved_date", row.get("resovledDate"))
+        .text("reported_by_user_id", row.get("userReportedId"));
+    match row.get("status").and_then(Value::as_i64) {
+        Some(c @ 0..=2) => {
+            r.set(
+                "status",
+                json!(["pending", "in_progress", "resolved"][c as usize]),
+            )
+            .set("status_code", json!(c));
+        }
+        Some(3) => {
+            r.set("status_code", json!(3));
+            warnings.push("issue status code 3 is Ombi's Deleted, which has no contract label: only status_code is given".to_owned());
+        }
+        Some(c) => warnings.push(format!(
+            "unknown upstream issue status code {c}: the issue's status is left out"
+        )),
+        None => {}
+    }
+    common::put_request_type(&mut r, row.get("requestType"), "issue", warnings);
+    Some(r.build())
+}
+
+/// `IssueCommentChatViewModel` carries a display `username`, no user id, so `author_id` is
+/// left out (ledger §7.2 item 5); rows without text are left out.
+fn project_comments(rows: &[Value], issue_id: i64, warnings: &mut Vec<String>) -> Vec<Value> {
+    let mut out = Vec::new();
+    for row in rows {
+        let mut r = Rec::new();
+        r.text("comment", row.get("comment"));
+        if !r.has("comment") {
+            warnings.push("a comment without text was left out".to_owned());
+            continue;
+        }
+        r.id("id", row.get("id"))
+            .id("issue_id", Some(&json!(issue_id)))
+            .date("created_date", row.get("date"));
+        if let Some(id) = row
+            .get("userId")
+            .or_else(|| row.get("user").and_then(|u| u.get("id")))
+        {
+            r.text("author_id", Some(id));
+        }
+        out.push(r.build());
+    }
+    if !out.is_empty() && !out.iter().any(|c| c.get("author_id").is_some()) {
+        warnings.push(
+            "Ombi gives comment authors by display name only, so no author id is reported"
+                .to_owned(),
+        );
+    }
+    out
+}
+
+/// One `IssuesSummaryModel` → contract `group`, nested issues cut at [`MAX_NESTED`].
+fn project_group(row: &Value, warnings: &mut Vec<String>) -> (Value, bool) {
+    let mut r = Rec::new();
+    r.text("provider_id", row.get("providerId"))
+        .text("title", row.get("title"))
+        .count("count", row.get("count"));
+    let mut cut = false;
+    if let Some(issues) = row.get("issues").and_then(Value::as_array) {
+        if issues.len() > MAX_NESTED {
+            warnings.push(format!(
+                "group {:?}: {MAX_NESTED} of {} issues returned",
+                row.get("title").and_then(Value::as_str).unwrap_or(""),
+                issues.len()
+            ));
+            cut = true;
+        }
+        let nested: Vec<Value> = issues
+            .iter()
+            .take(MAX_NESTED)
+            .filter_map(|i| project_issue(i, warnings))
+            .collect();
+        r.set("issues", Value::Array(nested));
+    }
+    (r.build(), cut)
+}
+
+/// Issues grouped by (title, provider id). Ombi skips/takes *issues* before grouping, so one
+/// bounded slice from position 0 is read, groups cut by that slice are merged, and groups are
+/// windowed locally. The total is known only when the slice held every issue.
+fn summary(
+    ombi: &crate::ombi::Ombi<'_>,
+    status: i64,
+    window: Window,
+    w: &mut Vec<String>,
+) -> Result<(Value, bool), ToolError> {
+    w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+    let rows = array(
+        ombi.get(&format!("/api/v2/Issues/0/{SUMMARY_SCAN_ISSUES}/{status}"))?,
+        "issue groups",
+    )?;
+    let mut groups: Vec<(String, String, i64)> = Vec::new();
+    let mut consumed = 0i64;
+    for row in &rows {
+        let title = row
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let provider = row
+            .get("providerId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let count = row.get("count").and_then(Value::as_i64).unwrap_or(0).max(0);
+        consumed += count;
+        match groups
+            .iter_mut()
+            .find(|(t, p, _)| *t == title && *p == provider)
+        {
+            Some(g) => g.2 += count,
+            None => groups.push((title, provider, count)),
+        }
+    }
+    groups.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let complete = consumed < SUMMARY_SCAN_ISSUES as i64;
+    let all: Vec<Value> = groups
+        .into_iter()
+        .map(|(t, p, c)| {
+            let mut r = Rec::new();
+            r.text("provider_id", Some(&json!(p)))
+                .text("title", Some(&json!(t)))
+                .count("count", Some(&json!(c)));
+            r.build()
+        })
+        .collect();
+    if complete {
+        return Ok((
+            local_page("group_page", all, window, "provider_groups"),
+            false,
+        ));
+    }
+    w.push(format!("only the first {SUMMARY_SCAN_ISSUES} issues were grouped: the group list and counts may be incomplete"));
+    let seen = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local_partial(
+        window,
+        items.len(),
+        window.offset + items.len() < seen,
+        "provider_groups",
+    );
+    Ok((
+        json!({"kind": "group_page", "items": items, "page": page}),
+        true,
+    ))
+}
+
+/// `GET /api/v2/Issues/details/{providerId}`: one group, or nothing (204, `null`, `[]`, empty
+/// body) which is an empty page, not a mismatch.
+fn provider_summary(body: Option<Value>, w: &mut Vec<String>) -> Result<(Value, bool), ToolError> {
+    let row = match body {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) if a.is_empty() => None,
+        Some(v @ Value::Object(_)) => Some(v),
+        Some(_) => {
+            return Err(ToolError::schema_mismatch(
+                "expected an issue group object from upstream",
+            ));
+        }
+    };
+    let Some(row) = row else {
+        let page = json!({"offset": 0, "limit": 1, "returned": 0, "total": 0, "has_more": false, "next_offset": null, "mode": "none", "unit": "provider_groups"});
+        return Ok((
+            json!({"kind": "group_page", "items": [], "page": page}),
+            false,
+        ));
+    };
+    w.push("Ombi returns only the first title group for a provider id".to_owned());
+    let (group, cut) = project_group(&row, w);
+    Ok((
+        json!({"kind": "group_page", "items": [group], "page": paging::single(1, "provider_groups")}),
+        cut,
+    ))
+}
+
+#[cfg(test)]
+#[path = "issues_tests.rs"]
+mod tests;
