@@ -1,6 +1,7 @@
 //! Read tools for the server and its setup: read_reference, read_library, read_server, read_integration, read_settings, read_logs (ledger §3.4, §3.10–§3.14).
 
 mod common;
+mod integration;
 mod reference;
 mod reference_tables;
 mod server;
@@ -8,7 +9,7 @@ mod server;
 use crate::catalogue::{Access, ToolSpec};
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[&READ_REFERENCE, &READ_SERVER];
+pub static TOOLS: &[&ToolSpec] = &[&READ_REFERENCE, &READ_SERVER, &READ_INTEGRATION];
 
 static READ_REFERENCE: ToolSpec = ToolSpec {
     name: "read_reference",
@@ -29,5 +30,16 @@ static READ_SERVER: ToolSpec = ToolSpec {
     families: &["metrics", "reference_page"],
     input_schema: server::input_schema,
     handler: server::run,
+    reconcile_with: None,
+};
+
+static READ_INTEGRATION: ToolSpec = ToolSpec {
+    name: "read_integration",
+    title: "Connected services",
+    description: "List what Ombi's connected services offer: Sonarr, Radarr (standard and 4K) and Lidarr quality profiles, root folders, language profiles, tags and version, and the user accounts of the Plex, Emby and Jellyfin servers (including Plex watchlist sync users).",
+    access: Access::Read,
+    families: &["reference_page", "user_page"],
+    input_schema: integration::input_schema,
+    handler: integration::run,
     reconcile_with: None,
 };

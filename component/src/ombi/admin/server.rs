@@ -157,10 +157,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                     Err(e) => failures.push(((*name).to_owned(), e)),
                 }
             }
-            match ombi
-                .get::<Value>("/api/v2/Features")
-                .and_then(features)
-            {
+            match ombi.get::<Value>("/api/v2/Features").and_then(features) {
                 Ok(list) => values.extend(list),
                 Err(e) => failures.push(("features".to_owned(), e)),
             }

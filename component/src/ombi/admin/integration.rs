@@ -1,0 +1,348 @@
+//! `read_integration` → `reference_page` or `user_page` (ledger §3.12).
+//!
+//! Only the GET routes: the POST variants make the caller send *arr credentials. Each
+//! service/resource pair has one adapter for its response type. Disabled integrations answer
+//! `null` (204) or `[]`: an empty page with a warning. Media-server user ids are the media
+//! server's own account ids, never Ombi user ids (watchlist users excepted).
+
+use super::common::{self, array, reference, req_int, req_str};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{Reply, ToolError};
+use crate::ombi::ids::id_text;
+use crate::paging;
+use serde_json::{Value, json};
+
+/// Valid resources per service (the schema enforces the pairs).
+const PAIRS: &[(&str, &[&str])] = &[
+    (
+        "sonarr",
+        &[
+            "quality_profiles",
+            "root_folders",
+            "language_profiles",
+            "tags",
+            "version",
+        ],
+    ),
+    ("radarr", &["quality_profiles", "root_folders", "tags"]),
+    ("radarr_4k", &["quality_profiles", "root_folders"]),
+    ("lidarr", &["quality_profiles", "root_folders"]),
+    ("plex", &["users", "watchlist_users"]),
+    ("emby", &["users"]),
+    ("jellyfin", &["users"]),
+];
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    let services: Vec<&str> = PAIRS.iter().map(|(s, _)| *s).collect();
+    let rules: Vec<Value> = PAIRS
+        .iter()
+        .map(|(s, r)| json!({"if": {"required": ["service"], "properties": {"service": {"const": s}}}, "then": {"properties": {"resource": {"enum": r}}}}))
+        .collect();
+    json!({
+        "type": "object",
+        "properties": common::with_paging(json!({
+            "service": {"enum": services, "description": "The connected service: sonarr, radarr, radarr_4k, lidarr, plex, emby or jellyfin."},
+            "resource": {"enum": ["quality_profiles", "root_folders", "language_profiles", "tags", "version", "users", "watchlist_users"],
+                         "description": "What to list. sonarr: quality_profiles, root_folders, language_profiles, tags, version. radarr: quality_profiles, root_folders, tags. radarr_4k and lidarr: quality_profiles, root_folders. plex: users, watchlist_users. emby and jellyfin: users."}
+        })),
+        "required": ["service", "resource"],
+        "additionalProperties": false,
+        "allOf": rules
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let service = args.str("service").unwrap_or_default();
+    let resource = args.str("resource").unwrap_or_default();
+    let path = route(service, resource).ok_or_else(|| {
+        ToolError::invalid_argument("resource", format!("{service} has no {resource}"))
+    })?;
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let body = ombi.get::<Value>(path)?;
+    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    let disabled = matches!(body, None | Some(Value::Null));
+    if resource == "version" {
+        let version = match body {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.trim().to_owned(),
+            Some(_) => {
+                return Err(ToolError::schema_mismatch(
+                    "expected the Sonarr version as a JSON string from Ombi",
+                ));
+            }
+        };
+        let items = if version.is_empty() {
+            warnings.push(format!(
+                "{service} reported no version: the integration is probably disabled"
+            ));
+            Vec::new()
+        } else {
+            vec![reference(None, "version", json!(version), Some(service))]
+        };
+        return Ok(Reply::ok(common::local_page(
+            "reference_page",
+            items,
+            window,
+            "references",
+        ))
+        .warn_all(warnings));
+    }
+    let rows = array(body, resource)?;
+    if disabled {
+        warnings.push(format!(
+            "Ombi returned nothing for {service} {resource}: the integration is probably disabled"
+        ));
+    }
+    let reply = if matches!(resource, "users" | "watchlist_users") {
+        let items = rows
+            .iter()
+            .map(|r| user(r, resource))
+            .collect::<Result<Vec<_>, _>>()?;
+        if resource == "users" {
+            warnings.push(format!(
+                "user ids are {service} account ids, not Ombi user ids"
+            ));
+        }
+        common::local_page("user_page", items, window, "users")
+    } else {
+        let items = rows
+            .iter()
+            .map(|r| option(r, resource))
+            .collect::<Result<Vec<_>, _>>()?;
+        common::local_page("reference_page", items, window, "references")
+    };
+    Ok(Reply::ok(reply).warn_all(warnings))
+}
+
+/// The GET route of a service/resource pair.
+fn route(service: &str, resource: &str) -> Option<&'static str> {
+    Some(match (service, resource) {
+        ("sonarr", "quality_profiles") => "/api/v1/Sonarr/Profiles",
+        ("sonarr", "root_folders") => "/api/v1/Sonarr/RootFolders",
+        ("sonarr", "language_profiles") => "/api/v1/Sonarr/v3/LanguageProfiles",
+        ("sonarr", "tags") => "/api/v1/Sonarr/tags",
+        ("sonarr", "version") => "/api/v1/Sonarr/version",
+        ("radarr", "quality_profiles") => "/api/v1/Radarr/Profiles",
+        ("radarr", "root_folders") => "/api/v1/Radarr/RootFolders",
+        ("radarr", "tags") => "/api/v1/Radarr/tags",
+        ("radarr_4k", "quality_profiles") => "/api/v1/Radarr/Profiles/4k",
+        ("radarr_4k", "root_folders") => "/api/v1/Radarr/RootFolders/4k",
+        ("lidarr", "quality_profiles") => "/api/v1/Lidarr/Profiles",
+        ("lidarr", "root_folders") => "/api/v1/Lidarr/RootFolders",
+        ("plex", "users") => "/api/v1/Plex/friends",
+        ("plex", "watchlist_users") => "/api/v1/Plex/WatchlistUsers",
+        ("emby", "users") => "/api/v1/Emby/users",
+        ("jellyfin", "users") => "/api/v1/Jellyfin/users",
+        _ => return None,
+    })
+}
+
+/// An *arr option as `{id, name, value: id}`: profiles and language profiles are named by
+/// `name`, tags by `label`, root folders by their `path` (a display label only; free space is
+/// left out).
+fn option(row: &Value, resource: &str) -> Result<Value, ToolError> {
+    let (key, what) = match resource {
+        "tags" => ("label", "tag"),
+        "root_folders" => ("path", "root folder"),
+        "language_profiles" => ("name", "language profile"),
+        _ => ("name", "quality profile"),
+    };
+    let id = req_int(row, "id", what)?;
+    let name = req_str(row, key, what)?.trim();
+    if name.is_empty() {
+        return Err(ToolError::schema_mismatch(format!(
+            "a {what} from Ombi has an empty `{key}`"
+        )));
+    }
+    Ok(reference(Some(id.to_string()), name, json!(id), None))
+}
+
+/// `UsersViewModel {username, id}` or `PlexUserWatchlistModel {userId, userName, syncStatus}`
+/// as a contract user: id and user name only.
+fn user(row: &Value, resource: &str) -> Result<Value, ToolError> {
+    let (id_key, name_key) = if resource == "watchlist_users" {
+        ("userId", "userName")
+    } else {
+        ("id", "username")
+    };
+    let id = row.get(id_key).and_then(id_text).ok_or_else(|| {
+        ToolError::schema_mismatch(format!("a user record from Ombi has no `{id_key}`"))
+    })?;
+    let mut u = json!({"id": id});
+    if let Some(name) = common::opt_str(row, name_key, "user")?
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        u["user_name"] = json!(name);
+    }
+    Ok(u)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::{HttpResponse, Method};
+    use serde_json::json;
+
+    #[test]
+    fn quality_profiles_are_id_name_references() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/Radarr/Profiles",
+            "v1-radarr-profiles.json",
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "radarr", "resource": "quality_profiles"}),
+        );
+        assert_eq!(
+            out["data"]["items"],
+            json!([{"id": "4", "name": "HD-1080p", "value": 4}])
+        );
+        assert_eq!(out["data"]["page"]["total"], 1);
+    }
+
+    #[test]
+    fn root_folders_show_the_path_as_label_and_drop_free_space() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/Lidarr/RootFolders",
+            "v1-lidarr-rootfolders.json",
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "lidarr", "resource": "root_folders"}),
+        );
+        assert_eq!(
+            out["data"]["items"],
+            json!([{"id": "1", "name": "/music/", "value": 1}])
+        );
+        let up =
+            FakeUpstream::new().fixture(Method::Get, "/api/v1/Sonarr/tags", "v1-sonarr-tags.json");
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "sonarr", "resource": "tags"}),
+        );
+        assert_eq!(
+            out["data"]["items"][1],
+            json!({"id": "2", "name": "anime", "value": 2})
+        );
+    }
+
+    #[test]
+    fn disabled_integration_is_an_empty_page_with_a_warning() {
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/Sonarr/RootFolders",
+            Ok(HttpResponse {
+                status: 204,
+                ..Default::default()
+            }),
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "sonarr", "resource": "root_folders"}),
+        );
+        assert_eq!(out["ok"], true);
+        assert_eq!(out["data"]["page"]["returned"], 0);
+        assert!(out["warnings"].to_string().contains("probably disabled"));
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/Sonarr/version",
+            Ok(json_response(b"\"\"".to_vec())),
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "sonarr", "resource": "version"}),
+        );
+        assert_eq!(out["data"]["items"], json!([]));
+    }
+
+    #[test]
+    fn invalid_pairs_are_refused_by_the_schema() {
+        let up = FakeUpstream::new();
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "radarr_4k", "resource": "tags"}),
+        );
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+        assert!(up.requests().is_empty());
+    }
+
+    #[test]
+    fn media_server_users_carry_only_id_and_name_and_say_whose_ids() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/Plex/friends",
+            "v1-plex-friends.json",
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "plex", "resource": "users"}),
+        );
+        assert_eq!(out["data"]["kind"], "user_page");
+        assert_eq!(
+            out["data"]["items"][0],
+            json!({"id": "31415926", "user_name": "alex.plex"})
+        );
+        assert!(out["warnings"].to_string().contains("not Ombi user ids"));
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/Plex/WatchlistUsers",
+            "v1-plex-watchlistusers.json",
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "plex", "resource": "watchlist_users"}),
+        );
+        assert_eq!(
+            out["data"]["items"][0],
+            json!({"id": "7e1f2c44-8b9a-4c6e-b1d5-2f3a4b5c6d02", "user_name": "alex.plex"})
+        );
+    }
+
+    #[test]
+    fn version_is_one_reference() {
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/Sonarr/version",
+            "v1-sonarr-version.json",
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "sonarr", "resource": "version"}),
+        );
+        assert_eq!(
+            out["data"]["items"],
+            json!([{"name": "version", "value": "4.0.14.2939", "category": "sonarr"}])
+        );
+    }
+
+    #[test]
+    fn unexpected_shapes_fail() {
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/Sonarr/Profiles",
+            Ok(json_response(br#"[{"name":"Any"}]"#.to_vec())),
+        );
+        let out = call(
+            &up,
+            "read_integration",
+            json!({"service": "sonarr", "resource": "quality_profiles"}),
+        );
+        assert_eq!(out["error"]["code"], "UPSTREAM_SCHEMA_MISMATCH");
+    }
+}
