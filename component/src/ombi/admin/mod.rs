@@ -5,11 +5,17 @@ mod integration;
 mod reference;
 mod reference_tables;
 mod server;
+mod settings;
 
 use crate::catalogue::{Access, ToolSpec};
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[&READ_REFERENCE, &READ_SERVER, &READ_INTEGRATION];
+pub static TOOLS: &[&ToolSpec] = &[
+    &READ_REFERENCE,
+    &READ_SERVER,
+    &READ_INTEGRATION,
+    &READ_SETTINGS,
+];
 
 static READ_REFERENCE: ToolSpec = ToolSpec {
     name: "read_reference",
@@ -41,5 +47,16 @@ static READ_INTEGRATION: ToolSpec = ToolSpec {
     families: &["reference_page", "user_page"],
     input_schema: integration::input_schema,
     handler: integration::run,
+    reconcile_with: None,
+};
+
+static READ_SETTINGS: ToolSpec = ToolSpec {
+    name: "read_settings",
+    title: "Read settings",
+    description: "Read one section of Ombi's settings as named values (general, customization, issues, votes, user management, authentication, TMDB filters, landing page, job schedules, Sonarr, Radarr, Radarr 4K, feature flags). Credentials and server addresses are never shown; the names of fields held back are listed. The revision it returns lets write_settings_update detect concurrent changes.",
+    access: Access::Read,
+    families: &["settings"],
+    input_schema: settings::input_schema,
+    handler: settings::run,
     reconcile_with: None,
 };
