@@ -4,6 +4,7 @@
 use crate::args::Args;
 use crate::config::Config;
 use crate::contract::{self, Rendered, Reply, ToolError, compose_output_schema};
+use crate::moviepilot;
 use crate::ombi;
 use crate::schema;
 use crate::upstream::Upstream;
@@ -35,9 +36,17 @@ impl Call<'_> {
     /// `UNSUPPORTED_CAPABILITY` when Ombi is not configured; `INVALID_ARGUMENT` for a bad principal.
     pub fn ombi(&self) -> Result<ombi::Ombi<'_>, ToolError> {
         let cfg = self.config.ombi.as_ref().ok_or_else(|| {
-            ToolError::new(contract::ErrorCode::UnsupportedCapability, "Ombi is not configured")
+            ToolError::new(
+                contract::ErrorCode::UnsupportedCapability,
+                "Ombi is not configured",
+            )
         })?;
-        ombi::Ombi::new(self.upstream, cfg, self.principal, self.config.call_deadline_ms)
+        ombi::Ombi::new(
+            self.upstream,
+            cfg,
+            self.principal,
+            self.config.call_deadline_ms,
+        )
     }
 }
 
@@ -68,8 +77,12 @@ impl ToolSpec {
     /// MCP annotations (ledger §2: `openWorldHint` true for every tool).
     pub fn annotations(&self) -> Value {
         match self.access {
-            Access::Read => json!({"title": self.title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
-            Access::Write => json!({"title": self.title, "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}),
+            Access::Read => {
+                json!({"title": self.title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+            }
+            Access::Write => {
+                json!({"title": self.title, "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
+            }
         }
     }
 }
@@ -122,16 +135,22 @@ impl Plugin {
 
     /// The tools this configuration offers.
     pub fn tools(&self) -> Vec<&'static ToolSpec> {
-        if self.config.ombi.is_some() { ombi::tools() } else { Vec::new() }
+        if self.config.ombi.is_some() {
+            ombi::tools()
+        } else {
+            Vec::new()
+        }
     }
 
     fn find(&self, name: &str) -> Option<&'static ToolSpec> {
         self.tools().into_iter().find(|t| t.name == name)
     }
 
-    /// The published catalogue.
-    pub fn list_tools(&self) -> Vec<ToolDescriptor> {
-        self.tools()
+    /// The published catalogue: the Ombi tools, then MoviePilot's bridged tools (discovered
+    /// through `upstream` when `MOVIEPILOT_URL` is set).
+    pub fn list_tools(&self, upstream: &dyn Upstream) -> Vec<ToolDescriptor> {
+        let mut out: Vec<ToolDescriptor> = self
+            .tools()
             .into_iter()
             .map(|t| ToolDescriptor {
                 name: t.name.to_owned(),
@@ -141,7 +160,26 @@ impl Plugin {
                 output_schema: compose_output_schema(t.name, t.families).to_string(),
                 annotations: t.annotations().to_string(),
             })
-            .collect()
+            .collect();
+        if let Some(mp) = &self.config.moviepilot {
+            out.extend(moviepilot::list(mp, upstream, &self.own_names(), self.config.call_deadline_ms));
+        }
+        out
+    }
+
+    fn own_names(&self) -> Vec<&'static str> {
+        self.tools().into_iter().map(|t| t.name).collect()
+    }
+
+    /// The whole-call deadline a call of `name` needs (bridged tools may take longer, e.g.
+    /// MoviePilot's `search.torrents`).
+    pub fn call_deadline_ms(&self, name: &str, arguments: &str) -> u64 {
+        match &self.config.moviepilot {
+            Some(mp) if self.find(name).is_none() => {
+                moviepilot::call_budget_ms(mp, name, arguments, self.config.call_deadline_ms)
+            }
+            _ => self.config.call_deadline_ms,
+        }
     }
 
     /// Runs tool `name` with `arguments` (JSON text).
@@ -155,7 +193,13 @@ impl Plugin {
         ctx: &CallContext,
         upstream: &dyn Upstream,
     ) -> Result<Rendered, UnknownTool> {
-        let spec = self.find(name).ok_or_else(|| UnknownTool(name.to_owned()))?;
+        let Some(spec) = self.find(name) else {
+            // Not one of ours: a bridged MoviePilot tool, discovered again in this call.
+            return match &self.config.moviepilot {
+                Some(mp) => moviepilot::call(mp, upstream, name, arguments, ctx, &self.own_names(), self.config.call_deadline_ms),
+                None => Err(UnknownTool(name.to_owned())),
+            };
+        };
         let reply = match parse_arguments(spec, arguments) {
             Err(e) => Reply::failure(e),
             Ok(args) => {
@@ -174,17 +218,37 @@ impl Plugin {
 }
 
 fn parse_arguments(spec: &ToolSpec, arguments: &str) -> Result<Args, ToolError> {
-    let text = if arguments.trim().is_empty() { "{}" } else { arguments };
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
     let value: Value = serde_json::from_str(text)
         .map_err(|_| ToolError::invalid_argument("arguments", "arguments must be a JSON object"))?;
     let Value::Object(map) = value else {
-        return Err(ToolError::invalid_argument("arguments", "arguments must be a JSON object"));
+        return Err(ToolError::invalid_argument(
+            "arguments",
+            "arguments must be a JSON object",
+        ));
     };
     let value = Value::Object(map);
     schema::validate(&(spec.input_schema)(), &value).map_err(|v| {
-        let msg = if v.field.is_empty() { v.message.clone() } else { format!("{} {}", v.field, v.message) };
-        ToolError::invalid_argument(if v.field.is_empty() { "arguments".to_owned() } else { v.field }, msg)
+        let msg = if v.field.is_empty() {
+            v.message.clone()
+        } else {
+            format!("{} {}", v.field, v.message)
+        };
+        ToolError::invalid_argument(
+            if v.field.is_empty() {
+                "arguments".to_owned()
+            } else {
+                v.field
+            },
+            msg,
+        )
     })?;
-    let Value::Object(map) = value else { return Err(ToolError::internal("arguments changed type")) };
+    let Value::Object(map) = value else {
+        return Err(ToolError::internal("arguments changed type"));
+    };
     Ok(Args::new(map))
 }

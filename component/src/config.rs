@@ -3,6 +3,7 @@
 //! `OMBI_URL` (base URL, may carry a path prefix), optional `OMBI_API_KEY` (only for hosts that
 //! cannot inject the `ApiKey` header themselves), optional `OMBI_USER` (default user to act as),
 //! optional `MEDIA_MCP_CALL_DEADLINE_MS`. With no usable `OMBI_URL`, no Ombi tools are listed.
+//! MoviePilot's settings (`MOVIEPILOT_URL`, ...) are read by [`crate::moviepilot::config`].
 
 /// A validated `http(s)://authority[/prefix]` base URL without trailing slash.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +16,9 @@ impl BaseUrl {
     /// A message naming what is wrong.
     pub fn parse(raw: &str) -> Result<Self, String> {
         let raw = raw.trim();
-        let (scheme, rest) = raw.split_once("://").ok_or("must start with http:// or https://")?;
+        let (scheme, rest) = raw
+            .split_once("://")
+            .ok_or("must start with http:// or https://")?;
         if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
             return Err("must start with http:// or https://".into());
         }
@@ -32,7 +35,11 @@ impl BaseUrl {
         if raw.chars().any(|c| c.is_control() || c == ' ') {
             return Err("must not contain spaces or control characters".into());
         }
-        Ok(Self(format!("{}://{}", scheme.to_ascii_lowercase(), rest.trim_end_matches('/'))))
+        Ok(Self(format!(
+            "{}://{}",
+            scheme.to_ascii_lowercase(),
+            rest.trim_end_matches('/')
+        )))
     }
 
     /// The URL for `path` (which starts with `/`) under this base.
@@ -65,6 +72,8 @@ pub const DEFAULT_CALL_DEADLINE_MS: u64 = 30_000;
 pub struct Config {
     /// Ombi, when configured.
     pub ombi: Option<OmbiConfig>,
+    /// MoviePilot, when `MOVIEPILOT_URL` is set and usable.
+    pub moviepilot: Option<crate::moviepilot::MoviePilotConfig>,
     /// Whole-call deadline in milliseconds.
     pub call_deadline_ms: u64,
     /// Problems found while reading the environment (reported in tool results, never secrets).
@@ -100,7 +109,13 @@ impl Config {
                 }
             },
         };
-        Self { ombi, call_deadline_ms, problems }
+        let moviepilot = crate::moviepilot::config::from_lookup(&var, &mut problems);
+        Self {
+            ombi,
+            moviepilot,
+            call_deadline_ms,
+            problems,
+        }
     }
 }
 
@@ -110,7 +125,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn cfg(pairs: &[(&str, &str)]) -> Config {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -122,9 +140,15 @@ mod tests {
 
     #[test]
     fn base_path_is_kept_and_slash_trimmed() {
-        let c = cfg(&[("OMBI_URL", "https://media.example/ombi/"), ("OMBI_USER", "alice")]);
+        let c = cfg(&[
+            ("OMBI_URL", "https://media.example/ombi/"),
+            ("OMBI_USER", "alice"),
+        ]);
         let o = c.ombi.unwrap();
-        assert_eq!(o.base_url.join("/api/v1/Status"), "https://media.example/ombi/api/v1/Status");
+        assert_eq!(
+            o.base_url.join("/api/v1/Status"),
+            "https://media.example/ombi/api/v1/Status"
+        );
         assert_eq!(o.default_user.as_deref(), Some("alice"));
     }
 

@@ -11,10 +11,12 @@ mod bindings {
     });
 }
 
-use bindings::exports::media_mcp::plugin::tools::{CallContext, CallError, Guest, Tool, ToolResult};
-use bindings::wasi;
 use crate::catalogue::{CallContext as Ctx, Plugin};
 use crate::config::Config;
+use bindings::exports::media_mcp::plugin::tools::{
+    CallContext, CallError, Guest, Tool, ToolResult,
+};
+use bindings::wasi;
 
 struct Component;
 
@@ -27,8 +29,10 @@ fn plugin() -> Plugin {
 
 impl Guest for Component {
     fn list_tools() -> Vec<Tool> {
-        plugin()
-            .list_tools()
+        let plugin = plugin();
+        let upstream = http::WasiUpstream::with_deadline_ms(plugin.config().call_deadline_ms);
+        plugin
+            .list_tools(&upstream)
             .into_iter()
             .map(|t| Tool {
                 name: t.name,
@@ -41,12 +45,23 @@ impl Guest for Component {
             .collect()
     }
 
-    fn call_tool(name: String, arguments: String, context: CallContext) -> Result<ToolResult, CallError> {
+    fn call_tool(
+        name: String,
+        arguments: String,
+        context: CallContext,
+    ) -> Result<ToolResult, CallError> {
         let plugin = plugin();
-        let upstream = http::WasiUpstream::with_deadline_ms(plugin.config().call_deadline_ms);
-        let ctx = Ctx { correlation_id: context.correlation_id, principal: context.principal };
+        let upstream = http::WasiUpstream::with_deadline_ms(plugin.call_deadline_ms(&name, &arguments));
+        let ctx = Ctx {
+            correlation_id: context.correlation_id,
+            principal: context.principal,
+        };
         match plugin.call_tool(&name, &arguments, &ctx, &upstream) {
-            Ok(r) => Ok(ToolResult { structured: r.structured.to_string(), text: r.text, is_error: r.is_error }),
+            Ok(r) => Ok(ToolResult {
+                structured: r.structured.to_string(),
+                text: r.text,
+                is_error: r.is_error,
+            }),
             Err(unknown) => Err(CallError::UnknownTool(unknown.0)),
         }
     }

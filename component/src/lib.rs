@@ -6,12 +6,14 @@
 //! - [`catalogue`]: the tool registry, argument validation and dispatch.
 //! - [`contract`]: output schemas, the result envelope, errors and budgets.
 //! - [`ombi`]: the Ombi backend.
+//! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).
 //! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
 
 pub mod args;
 pub mod catalogue;
 pub mod config;
 pub mod contract;
+pub mod moviepilot;
 pub mod ombi;
 pub mod paging;
 pub mod schema;
@@ -21,7 +23,10 @@ pub mod upstream;
 pub mod testing;
 
 #[cfg(target_arch = "wasm32")]
-#[allow(unsafe_code, reason = "wit-bindgen generates the canonical-ABI glue and export symbols")]
+#[allow(
+    unsafe_code,
+    reason = "wit-bindgen generates the canonical-ABI glue and export symbols"
+)]
 mod guest;
 
 pub use catalogue::{CallContext, Plugin, ToolDescriptor, UnknownTool};

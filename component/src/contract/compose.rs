@@ -73,6 +73,34 @@ pub fn compose_output_schema(tool: &str, families: &[&str]) -> Value {
             (name, def)
         })
         .collect();
+    envelope(tool, families, closure)
+}
+
+/// As [`compose_output_schema`], with families (and their `$ref`s) looked up in `extra` first,
+/// then in the shared library: for a backend's own families, kept out of `defs.json`.
+///
+/// # Panics
+/// When a family or a reference is in neither library (a bug caught by tests).
+pub fn compose_output_schema_with(tool: &str, families: &[&str], extra: &Map<String, Value>) -> Value {
+    let shared = shared_defs();
+    let mut closure = Map::new();
+    let mut todo: Vec<String> = families.iter().map(|s| (*s).to_owned()).collect();
+    todo.push("error".to_owned());
+    while let Some(name) = todo.pop() {
+        if closure.contains_key(&name) {
+            continue;
+        }
+        let def = extra
+            .get(&name)
+            .or_else(|| shared.get(&name))
+            .unwrap_or_else(|| panic!("`{name}` is in no $defs library"));
+        collect_refs(def, &mut todo);
+        closure.insert(name, def.clone());
+    }
+    envelope(tool, families, closure)
+}
+
+fn envelope(tool: &str, families: &[&str], closure: Map<String, Value>) -> Value {
     let one_of: Vec<Value> = families
         .iter()
         .map(|f| json!({ "$ref": format!("#/$defs/{f}") }))
@@ -108,8 +136,17 @@ mod tests {
     fn media_page_closure_matches_the_contract_example() {
         let got = defs_closure(&["media_page"]);
         let want = [
-            "credit", "episode", "error", "identifier", "media", "media_page", "paging", "provider",
-            "reference", "season", "target",
+            "credit",
+            "episode",
+            "error",
+            "identifier",
+            "media",
+            "media_page",
+            "paging",
+            "provider",
+            "reference",
+            "season",
+            "target",
         ];
         assert_eq!(got.into_iter().collect::<Vec<_>>(), want);
     }
@@ -117,7 +154,15 @@ mod tests {
     #[test]
     fn request_page_closure_matches_the_contract_example() {
         let got = defs_closure(&["request_page"]);
-        for name in ["request", "target", "identifier", "season", "episode", "paging", "error"] {
+        for name in [
+            "request",
+            "target",
+            "identifier",
+            "season",
+            "episode",
+            "paging",
+            "error",
+        ] {
             assert!(got.contains(name), "{name} missing");
         }
         assert!(!got.contains("media"));
@@ -130,8 +175,32 @@ mod tests {
         let mut names: Vec<_> = defs.keys().cloned().collect();
         names.sort();
         assert_eq!(names, ["error", "mutation", "target"]);
-        assert_eq!(schema["properties"]["operation"]["const"], "write_request_create");
-        assert_eq!(schema["properties"]["data"]["oneOf"][0]["$ref"], "#/$defs/mutation");
+        assert_eq!(
+            schema["properties"]["operation"]["const"],
+            "write_request_create"
+        );
+        assert_eq!(
+            schema["properties"]["data"]["oneOf"][0]["$ref"],
+            "#/$defs/mutation"
+        );
+    }
+
+    #[test]
+    fn extra_families_compose_with_the_shared_envelope() {
+        let extra: Map<String, Value> = serde_json::from_value(json!({
+            "fam": {"type": "object", "properties": {"t": {"$ref": "#/$defs/target"}}}
+        }))
+        .unwrap();
+        let with = compose_output_schema_with("x", &["fam"], &extra);
+        let plain = compose_output_schema("x", &["mutation"]);
+        assert_eq!(with["properties"], {
+            let mut p = plain["properties"].clone();
+            p["data"]["oneOf"][0]["$ref"] = json!("#/$defs/fam");
+            p
+        });
+        let mut names: Vec<_> = with["$defs"].as_object().unwrap().keys().cloned().collect();
+        names.sort();
+        assert_eq!(names, ["error", "fam", "target"]);
     }
 
     #[test]

@@ -5,6 +5,6 @@ pub mod compose;
 pub mod envelope;
 pub mod error;
 
-pub use compose::compose_output_schema;
+pub use compose::{compose_output_schema, compose_output_schema_with};
 pub use envelope::{Rendered, Reply, render};
 pub use error::{ErrorCode, ToolError};

@@ -421,7 +421,7 @@ fn tv_needs_a_season_choice_and_nothing_is_sent_without_one() {
 #[test]
 fn annotations_mark_the_tool_destructive_and_not_idempotent() {
     let tool = crate::testing::plugin()
-        .list_tools()
+        .list_tools(&crate::testing::FakeUpstream::new())
         .into_iter()
         .find(|t| t.name == "write_request_create")
         .unwrap();

@@ -1,0 +1,176 @@
+//! MoviePilot settings read from the environment (issue 5, "Configuration" and "Safety policy").
+//!
+//! `MOVIEPILOT_URL` is the MCP endpoint itself (`https://host/api/v1/mcp`, base path included),
+//! validated like `OMBI_URL`. `MOVIEPILOT_API_KEY` is read only for hosts that pass the key instead
+//! of injecting the `X-API-KEY` header. The policy settings are safe by default:
+//!
+//! - `MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES=1`: `database_operation` may run `write` actions.
+//! - `MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS=1`: `database_operation` may set `show_secrets`.
+//! - `MEDIA_MCP_MOVIEPILOT_API_ALLOW=a,b`: only these `moviepilot_api` operation ids may run.
+//! - `MEDIA_MCP_MOVIEPILOT_API_DENY=a,b`: these `moviepilot_api` operation ids never run.
+//! - `MEDIA_MCP_MOVIEPILOT_DEADLINES=name=ms,...`: per-tool (or per-operation id) deadlines.
+
+use crate::config::BaseUrl;
+
+/// Deadline of `search.torrents`, which may search many sites (MoviePilot: up to 300 s).
+pub const SEARCH_TORRENTS_DEADLINE_MS: u64 = 300_000;
+/// Longest deadline anyone may configure.
+const MAX_DEADLINE_MS: u64 = 600_000;
+
+/// What the plugin lets bridged tools do.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Policy {
+    /// `database_operation` may write (`action: write`, or `query` with `write: true`).
+    pub allow_db_writes: bool,
+    /// `database_operation` may read secrets (`show_secrets: true`).
+    pub allow_secrets: bool,
+    /// When set, only these `moviepilot_api` operation ids run.
+    pub api_allow: Option<Vec<String>>,
+    /// These `moviepilot_api` operation ids never run.
+    pub api_deny: Vec<String>,
+}
+
+/// MoviePilot settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoviePilotConfig {
+    /// The MCP endpoint URL (no trailing slash).
+    pub url: BaseUrl,
+    /// The key, when the host passes it instead of injecting `X-API-KEY`.
+    pub api_key: Option<String>,
+    /// The safety policy.
+    pub policy: Policy,
+    /// Per-tool or per-operation-id deadlines in milliseconds, built-ins first.
+    pub deadlines: Vec<(String, u64)>,
+}
+
+impl MoviePilotConfig {
+    /// The configured deadline for tool `tool` called with `operation_id` (if any).
+    pub fn deadline_for(&self, tool: &str, operation_id: Option<&str>) -> Option<u64> {
+        // Later entries (the operator's) win over the built-in defaults.
+        let pick = |key: &str| self.deadlines.iter().rev().find(|(k, _)| k == key).map(|(_, ms)| *ms);
+        operation_id.and_then(pick).or_else(|| pick(tool))
+    }
+}
+
+fn non_empty(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+fn flag(var: &dyn Fn(&str) -> Option<String>, name: &str, problems: &mut Vec<String>) -> bool {
+    match non_empty(var(name)).map(|v| v.to_ascii_lowercase()) {
+        None => false,
+        Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
+        Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
+        Some(_) => {
+            // An unreadable switch stays off: the safe reading of a typo.
+            problems.push(format!("{name} must be 1/true/yes/on or 0/false/no/off; treated as off"));
+            false
+        }
+    }
+}
+
+fn list(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<Vec<String>> {
+    non_empty(var(name)).map(|v| {
+        v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+    })
+}
+
+fn deadlines(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Vec<(String, u64)> {
+    let mut out = vec![("search.torrents".to_owned(), SEARCH_TORRENTS_DEADLINE_MS)];
+    let Some(raw) = non_empty(var("MEDIA_MCP_MOVIEPILOT_DEADLINES")) else { return out };
+    for entry in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match entry.split_once('=').map(|(k, v)| (k.trim(), v.trim().parse::<u64>())) {
+            Some((k, Ok(ms))) if !k.is_empty() && (100..=MAX_DEADLINE_MS).contains(&ms) => {
+                out.push((k.to_owned(), ms));
+            }
+            _ => problems.push(format!(
+                "MEDIA_MCP_MOVIEPILOT_DEADLINES entry `{}` must be name=milliseconds (100..=600000)",
+                entry.chars().take(60).collect::<String>()
+            )),
+        }
+    }
+    out
+}
+
+/// Reads the MoviePilot settings; `None` when `MOVIEPILOT_URL` is unset or unusable.
+pub fn from_lookup(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Option<MoviePilotConfig> {
+    let raw = non_empty(var("MOVIEPILOT_URL"))?;
+    let url = match BaseUrl::parse(&raw) {
+        Ok(url) => url,
+        Err(why) => {
+            problems.push(format!("MOVIEPILOT_URL {why}"));
+            return None;
+        }
+    };
+    let policy = Policy {
+        allow_db_writes: flag(var, "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", problems),
+        allow_secrets: flag(var, "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS", problems),
+        api_allow: list(var, "MEDIA_MCP_MOVIEPILOT_API_ALLOW"),
+        api_deny: list(var, "MEDIA_MCP_MOVIEPILOT_API_DENY").unwrap_or_default(),
+    };
+    Some(MoviePilotConfig {
+        url,
+        api_key: non_empty(var("MOVIEPILOT_API_KEY")),
+        policy,
+        deadlines: deadlines(var, problems),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn read(pairs: &[(&str, &str)]) -> (Option<MoviePilotConfig>, Vec<String>) {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut problems = Vec::new();
+        let cfg = from_lookup(&|k| map.get(k).cloned(), &mut problems);
+        (cfg, problems)
+    }
+
+    #[test]
+    fn the_endpoint_url_keeps_its_path_and_refuses_keys() {
+        let (c, _) = read(&[("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp/")]);
+        assert_eq!(c.unwrap().url.as_str(), "https://mp.example/api/v1/mcp");
+        let (c, p) = read(&[("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp?apikey=secret")]);
+        assert!(c.is_none());
+        assert!(p[0].starts_with("MOVIEPILOT_URL") && !p[0].contains("secret"), "{p:?}");
+        assert!(read(&[]).0.is_none());
+    }
+
+    #[test]
+    fn policy_is_safe_by_default_and_typos_stay_off() {
+        let (c, _) = read(&[("MOVIEPILOT_URL", "http://mp:3001/api/v1/mcp")]);
+        let c = c.unwrap();
+        assert_eq!(c.policy, Policy::default());
+        assert_eq!(c.api_key, None);
+        let (c, p) = read(&[
+            ("MOVIEPILOT_URL", "http://mp:3001/api/v1/mcp"),
+            ("MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", "yes"),
+            ("MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS", "maybe"),
+            ("MEDIA_MCP_MOVIEPILOT_API_ALLOW", " media.search, ,subscription.list"),
+            ("MEDIA_MCP_MOVIEPILOT_API_DENY", "system.restart"),
+        ]);
+        let c = c.unwrap();
+        assert!(c.policy.allow_db_writes && !c.policy.allow_secrets);
+        assert!(p[0].contains("MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS"));
+        assert_eq!(c.policy.api_allow.unwrap(), ["media.search", "subscription.list"]);
+        assert_eq!(c.policy.api_deny, ["system.restart"]);
+    }
+
+    #[test]
+    fn deadlines_default_to_300_s_for_torrent_searches_and_can_be_overridden() {
+        let (c, _) = read(&[("MOVIEPILOT_URL", "http://mp/api/v1/mcp")]);
+        let c = c.unwrap();
+        assert_eq!(c.deadline_for("moviepilot_api", Some("search.torrents")), Some(300_000));
+        assert_eq!(c.deadline_for("moviepilot_api", Some("media.search")), None);
+        let (c, p) = read(&[
+            ("MOVIEPILOT_URL", "http://mp/api/v1/mcp"),
+            ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "search.torrents=120000,search_media=45000,bad=1"),
+        ]);
+        let c = c.unwrap();
+        assert_eq!(c.deadline_for("moviepilot_api", Some("search.torrents")), Some(120_000));
+        assert_eq!(c.deadline_for("search_media", None), Some(45_000));
+        assert!(p[0].contains("bad"), "{p:?}");
+    }
+}

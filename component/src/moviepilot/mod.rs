@@ -1,0 +1,154 @@
+//! The MoviePilot backend (issue 5): MoviePilot serves MCP itself, so the plugin is its MCP
+//! client and republishes its tools with the plugin's own honest envelope.
+//!
+//! Each guest call runs in a fresh instance, so nothing is cached between calls: `list-tools`
+//! runs the handshake and full discovery; a call to a bridged tool runs the handshake and
+//! discovery again (completing only that tool's projected schema), checks the arguments against
+//! the schema found in that same call and the safety policy, then forwards `tools/call`. A tool
+//! MoviePilot no longer lists is an unknown tool; one it reports missing at call time is
+//! `NOT_FOUND` asking the caller to list again. When MoviePilot cannot be reached at listing
+//! time, or a name collides with an Ombi tool, a `moviepilot_status` tool is listed whose
+//! description and result say what is wrong.
+
+pub mod client;
+pub mod config;
+pub mod discovery;
+pub mod policy;
+pub mod republish;
+pub mod result;
+mod schema;
+
+#[cfg(test)]
+mod tests;
+
+pub use config::MoviePilotConfig;
+
+use crate::catalogue::{CallContext, ToolDescriptor, UnknownTool};
+use crate::contract::{self, ErrorCode, Reply, ToolError};
+use crate::ombi::Effect;
+use client::Client;
+use discovery::{Catalogue, discover};
+use serde_json::{Map, Value, json};
+
+/// The diagnostic tool listed when MoviePilot's tools are not (all) available.
+pub const STATUS_TOOL: &str = "moviepilot_status";
+/// Most deadline anyone gets for one call, discovery included.
+const MAX_CALL_MS: u64 = 900_000;
+
+/// The bridged tools for the catalogue, after the plugin's own tools named `taken`.
+pub fn list(cfg: &MoviePilotConfig, upstream: &dyn crate::upstream::Upstream, taken: &[&str], timeout_ms: u64) -> Vec<ToolDescriptor> {
+    let client = Client::new(upstream, cfg, timeout_ms);
+    let catalogue = match client.handshake().and_then(|_| discover(&client, None)) {
+        Ok(c) => c,
+        Err(e) => return vec![status_descriptor(&[format!("MoviePilot's tools are unavailable: {}", e.message)])],
+    };
+    let (kept, problems) = split(catalogue, taken);
+    let mut out: Vec<ToolDescriptor> = kept.iter().map(|t| republish::descriptor(t, &cfg.policy)).collect();
+    if !problems.is_empty() && !out.iter().any(|t| t.name == STATUS_TOOL) && !taken.contains(&STATUS_TOOL) {
+        out.push(status_descriptor(&problems));
+    }
+    out
+}
+
+/// Usable tools and the problems found, collisions with `taken` first.
+fn split(catalogue: Catalogue, taken: &[&str]) -> (Vec<discovery::UpstreamTool>, Vec<String>) {
+    let (clashing, kept): (Vec<_>, Vec<_>) = catalogue.tools.into_iter().partition(|t| taken.contains(&t.name.as_str()));
+    let names: Vec<String> = clashing.into_iter().map(|t| t.name).collect();
+    let mut problems: Vec<String> = republish::collision_problem(&names).into_iter().collect();
+    problems.extend(catalogue.problems);
+    (kept, problems)
+}
+
+fn status_descriptor(problems: &[String]) -> ToolDescriptor {
+    let said = republish::sanitize_description(&problems.join("; "));
+    ToolDescriptor {
+        name: STATUS_TOOL.to_owned(),
+        title: "MoviePilot backend status".to_owned(),
+        description: format!("Checks the MoviePilot backend again and reports why its tools are not all available. At listing time: {said}"),
+        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}).to_string(),
+        output_schema: republish::output_schema(STATUS_TOOL).to_string(),
+        annotations: json!({"title": "MoviePilot backend status", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}).to_string(),
+    }
+}
+
+/// The whole-call deadline a call of `name` needs: its own deadline plus room for discovery.
+pub fn call_budget_ms(cfg: &MoviePilotConfig, name: &str, arguments: &str, default_ms: u64) -> u64 {
+    let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
+    let op = args.get("operation_id").and_then(Value::as_str);
+    match cfg.deadline_for(name, op) {
+        Some(ms) => ms.saturating_add(default_ms).min(MAX_CALL_MS),
+        None => default_ms,
+    }
+}
+
+/// Calls bridged tool `name` (or the status tool).
+///
+/// # Errors
+/// [`UnknownTool`] when MoviePilot, reached in this call, offers no such tool.
+pub fn call(
+    cfg: &MoviePilotConfig,
+    upstream: &dyn crate::upstream::Upstream,
+    name: &str,
+    arguments: &str,
+    ctx: &CallContext,
+    taken: &[&str],
+    timeout_ms: u64,
+) -> Result<contract::Rendered, UnknownTool> {
+    let client = Client::new(upstream, cfg, timeout_ms);
+    let reply = match client.handshake().and_then(|_| discover(&client, Some(name))) {
+        Err(e) => Reply::failure(e),
+        Ok(catalogue) => {
+            let (kept, problems) = split(catalogue, taken);
+            match kept.iter().find(|t| t.name == name) {
+                Some(tool) => invoke(&client, cfg, tool, arguments, timeout_ms),
+                None if name == STATUS_TOOL => status_reply(kept.len(), problems),
+                None => return Err(UnknownTool(name.to_owned())),
+            }
+        }
+    };
+    Ok(contract::render(name, &ctx.correlation_id, reply))
+}
+
+fn status_reply(count: usize, problems: Vec<String>) -> Reply {
+    let message = format!("MoviePilot answers and offers {count} usable tool(s)");
+    let data = json!({"kind": "moviepilot_result", "tool": STATUS_TOOL, "success": problems.is_empty(), "message": message});
+    match problems.iter().find(|p| p.starts_with("configuration error")) {
+        Some(p) => Reply { data: Some(data), ..Reply::failure(result::own_error(ErrorCode::UnsupportedCapability, p)) },
+        None => Reply::ok(data).warn_all(problems).warn("list the tools again to see MoviePilot's current tools"),
+    }
+}
+
+fn parse(arguments: &str) -> Result<Map<String, Value>, ToolError> {
+    let text = if arguments.trim().is_empty() { "{}" } else { arguments };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(ToolError::invalid_argument("arguments", "arguments must be a JSON object")),
+    }
+}
+
+fn invoke(client: &Client<'_>, cfg: &MoviePilotConfig, tool: &discovery::UpstreamTool, arguments: &str, timeout_ms: u64) -> Reply {
+    let args = match parse(arguments) {
+        Ok(a) => a,
+        Err(e) => return Reply::failure(e),
+    };
+    let value = Value::Object(args);
+    if let Err(e) = schema::check(&tool.input_schema, &value).and_then(|_| policy::check(&tool.name, value.as_object().expect("object"), &cfg.policy)) {
+        return Reply::failure(e);
+    }
+    let args = value.as_object().expect("object");
+    let read = policy::call_is_read(&tool.name, args);
+    let effect = if read { Effect::Read } else { Effect::Write };
+    let op = args.get("operation_id").and_then(Value::as_str);
+    let deadline = cfg.deadline_for(&tool.name, op).unwrap_or(timeout_ms);
+    let params = json!({"name": tool.name, "arguments": value});
+    let reply = match client.request("tools/call", params, effect, Some(deadline)) {
+        Ok(result) => result::interpret(&tool.name, &result, !read),
+        Err(e) => Reply::failure(e),
+    };
+    match &reply.error {
+        Some(e) if e.code == ErrorCode::UnknownOutcome => reply.warn(
+            "the call may or may not have taken effect in MoviePilot: check its current state with a read (for example a query or list operation) before retrying",
+        ),
+        _ => reply,
+    }
+}

@@ -1,0 +1,139 @@
+//! Local argument checks for bridged tools against the schema discovered in the same call.
+//!
+//! MoviePilot's schemas use keywords our interpreter (`crate::schema`) does not know (`$ref`,
+//! `patternProperties`, ECMA patterns regex-lite cannot compile...). Ignoring a keyword inside
+//! `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened to
+//! something that only ever accepts more: local `$ref`s inlined (bounded), `oneOf` read as
+//! `anyOf`, `not` and `if/then/else` dropped, `additionalProperties` dropped beside
+//! `patternProperties`, uncompilable patterns dropped. MoviePilot still validates everything.
+
+use crate::contract::ToolError;
+use serde_json::{Map, Value};
+
+/// Deepest `$ref` nesting inlined; deeper references accept anything.
+const MAX_REF_DEPTH: usize = 12;
+/// Most schema nodes produced while inlining.
+const MAX_NODES: usize = 100_000;
+
+/// Checks `args` against a weakened copy of `schema`.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` naming the argument at fault.
+pub fn check(schema: &Value, args: &Value) -> Result<(), ToolError> {
+    let mut budget = MAX_NODES;
+    let weak = weaken(schema, schema, 0, &mut budget);
+    crate::schema::validate(&weak, args).map_err(|v| {
+        let field = if v.field.is_empty() { "arguments".to_owned() } else { v.field.clone() };
+        let msg = if v.field.is_empty() { v.message } else { format!("{} {}", v.field, v.message) };
+        ToolError::invalid_argument(field, msg)
+    })
+}
+
+fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let path = reference.strip_prefix("#/")?;
+    path.split('/').try_fold(root, |node, seg| node.get(seg.replace("~1", "/").replace("~0", "~")))
+}
+
+fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value {
+    if *budget == 0 {
+        return Value::Bool(true);
+    }
+    *budget -= 1;
+    match node {
+        Value::Object(map) => {
+            if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+                return match resolve(root, r) {
+                    Some(target) if depth < MAX_REF_DEPTH => {
+                        // Sibling keywords of $ref apply too (2020-12): check both.
+                        let inner = weaken(target, root, depth + 1, budget);
+                        let mut rest = map.clone();
+                        rest.remove("$ref");
+                        if rest.is_empty() {
+                            inner
+                        } else {
+                            let rest = weaken(&Value::Object(rest), root, depth, budget);
+                            serde_json::json!({"allOf": [inner, rest]})
+                        }
+                    }
+                    _ => Value::Bool(true),
+                };
+            }
+            let mut out = Map::new();
+            for (k, v) in map {
+                match k.as_str() {
+                    "not" | "if" | "then" | "else" | "$defs" | "definitions" => {}
+                    "oneOf" => {
+                        out.insert("anyOf".into(), weaken(v, root, depth, budget));
+                    }
+                    "additionalProperties" if map.contains_key("patternProperties") => {}
+                    "pattern" if v.as_str().is_none_or(|p| regex_lite::Regex::new(p).is_err()) => {}
+                    "properties" => {
+                        let props = v.as_object().map(|p| {
+                            p.iter().map(|(name, s)| (name.clone(), weaken(s, root, depth, budget))).collect::<Map<_, _>>()
+                        });
+                        out.insert(k.clone(), props.map(Value::Object).unwrap_or(Value::Bool(true)));
+                    }
+                    _ => {
+                        out.insert(k.clone(), weaken(v, root, depth, budget));
+                    }
+                }
+            }
+            if out.contains_key("anyOf") && map.contains_key("anyOf") {
+                // Both oneOf and anyOf: keep the original anyOf, fold the weakened oneOf in allOf.
+                let one = out.remove("anyOf").unwrap_or(Value::Bool(true));
+                let any = weaken(&map["anyOf"], root, depth, budget);
+                out.insert("anyOf".into(), any);
+                out.insert("allOf".into(), serde_json::json!([{"anyOf": one}]));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| weaken(v, root, depth, budget)).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn api_schema() -> Value {
+        json!({
+            "type": "object",
+            "oneOf": [{"$ref": "#/$defs/search"}, {"$ref": "#/$defs/detail"}],
+            "$defs": {
+                "search": {"type": "object", "properties": {"operation_id": {"const": "media.search"}, "query": {"$ref": "#/$defs/q"}},
+                           "required": ["operation_id", "query"], "additionalProperties": false},
+                "detail": {"type": "object", "properties": {"operation_id": {"const": "media.detail"}, "path_params": {"type": "object"}},
+                           "required": ["operation_id", "path_params"], "additionalProperties": false},
+                "q": {"type": "object", "properties": {"title": {"type": "string", "pattern": "^(?=.)"}}, "required": ["title"]}
+            }
+        })
+    }
+
+    #[test]
+    fn refs_are_followed_and_branches_chosen_by_const() {
+        let s = api_schema();
+        assert!(check(&s, &json!({"operation_id": "media.search", "query": {"title": "x"}})).is_ok());
+        assert!(check(&s, &json!({"operation_id": "media.detail", "path_params": {}})).is_ok());
+        let e = check(&s, &json!({"operation_id": "media.search", "query": {}})).unwrap_err();
+        assert_eq!(e.code, crate::contract::ErrorCode::InvalidArgument, "{}", e.message);
+        assert!(check(&s, &json!({"operation_id": "media.search", "query": {"title": 3}})).is_err());
+    }
+
+    #[test]
+    fn weakening_never_rejects_what_the_real_schema_accepts() {
+        // Two $ref branches that would both look empty without inlining, a recursive $ref, a
+        // lookahead pattern regex-lite cannot compile, and a `not` over a keyword it does not know.
+        let s = json!({"type": "object", "properties": {
+            "a": {"oneOf": [{"$ref": "#/$defs/n"}, {"$ref": "#/$defs/s"}]},
+            "tree": {"$ref": "#/$defs/tree"},
+            "p": {"type": "string", "pattern": "^(?!x).*$"},
+            "f": {"not": {"multipleOf": 2}}},
+            "$defs": {"n": {"type": "integer"}, "s": {"type": "string"}, "tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/tree"}}}}}});
+        let v = json!({"a": 1, "tree": {"kids": [{"kids": [{}]}]}, "p": "abc", "f": 3});
+        assert!(jsonschema::validator_for(&s).unwrap().is_valid(&v));
+        assert!(check(&s, &v).is_ok());
+        assert!(check(&s, &json!({"a": true})).is_err(), "still checks what it understands");
+    }
+}
