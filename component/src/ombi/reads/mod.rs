@@ -4,7 +4,9 @@
 
 mod common;
 mod issues;
+mod request_items;
 mod request_stats;
+mod requests;
 mod users;
 mod votes;
 
@@ -12,6 +14,7 @@ use crate::catalogue::ToolSpec;
 
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&ToolSpec] = &[
+    &requests::READ_REQUESTS,
     &request_stats::READ_REQUEST_STATS,
     &issues::READ_ISSUES,
     &votes::READ_VOTES,

@@ -1,0 +1,380 @@
+//! `read_requests` → `request_page`, `retry_page` (ledger §3.5).
+//!
+//! Lists come from the v2 paged routes (TV items are children); detail and children from v1;
+//! `recent` from the bounded recently-requested feed with TV parents resolved by a bounded v1
+//! parent scan; `retry_queue` from the retry queue, whose `queue_id` is not a request id (Q21).
+
+use super::common::{self, Rec, array, limit_schema, object, offset_schema};
+use super::request_items::{self as items, ParentIndex};
+use crate::args::{Args, Window};
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::error::sanitize;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::Ombi;
+use crate::paging;
+use crate::upstream::encode_segment;
+use serde_json::{Value, json};
+
+/// The tool.
+pub static READ_REQUESTS: ToolSpec = ToolSpec {
+    name: "read_requests",
+    title: "Read requests",
+    description: "Read media requests in Ombi: a page of movie, TV or album requests (optionally by status and sorted), one request, the child requests of a TV request, a search of requests by title, the most recent requests, or the queue of requests that failed to reach Sonarr/Radarr/Lidarr.",
+    access: Access::Read,
+    families: &["request_page", "retry_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+fn input_schema() -> Value {
+    let only = |views: &[&str], props: &[&str]| {
+        let banned: serde_json::Map<String, Value> = props
+            .iter()
+            .map(|p| ((*p).to_owned(), json!(false)))
+            .collect();
+        // `view` defaults to `list`, so an absent view counts as `list`.
+        if views.contains(&"list") {
+            json!({"if": {"required": ["view"], "properties": {"view": {"not": {"enum": views}}}}, "then": {"properties": banned}})
+        } else {
+            json!({"if": {"required": ["view"], "properties": {"view": {"enum": views}}}, "then": {}, "else": {"properties": banned}})
+        }
+    };
+    json!({
+        "type": "object",
+        "properties": {
+            "view": {"enum": ["list", "detail", "children", "search", "recent", "retry_queue"], "default": "list",
+                     "description": "list: a page of requests; detail: one request; children: the child requests of a TV request; search: requests whose title matches query; recent: the latest requests of each media type; retry_queue: requests that failed to reach their downloader (admins only)."},
+            "media": {"enum": ["movie", "tv", "album"], "default": "movie", "description": "Media of the requests (list, detail, search; children are always tv)."},
+            "status": {"enum": ["all", "pending", "processing", "available", "denied", "unavailable"], "default": "all",
+                       "description": "Only requests in this state (list; albums have no 'unavailable')."},
+            "sort": {"enum": ["requested_date", "title", "available", "approved", "status"], "default": "requested_date",
+                     "description": "Sort key (list; albums only requested_date or title)."},
+            "sort_order": {"enum": ["desc", "asc"], "default": "desc", "description": "Sort direction (list)."},
+            "request_id": {"type": "integer", "minimum": 1, "description": "Ombi request id: movie request, TV parent request or album request (detail, children)."},
+            "query": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^/?#\\x00-\\x1f]+$", "description": "Title to search for (search). No '/', '?' or '#'."},
+            "offset": offset_schema(),
+            "limit": limit_schema()
+        },
+        "required": [],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"required": ["view"], "properties": {"view": {"enum": ["detail", "children"]}}}, "then": {"required": ["request_id"]}},
+            {"if": {"required": ["view"], "properties": {"view": {"const": "search"}}}, "then": {"required": ["query"]}},
+            {"if": {"required": ["view"], "properties": {"view": {"const": "children"}}}, "then": {"properties": {"media": {"const": "tv"}}}},
+            {"if": {"required": ["media"], "properties": {"media": {"const": "album"}}},
+             "then": {"properties": {"status": {"not": {"const": "unavailable"}}, "sort": {"enum": ["requested_date", "title"]}}}},
+            only(&["detail", "children"], &["request_id"]),
+            only(&["search"], &["query"]),
+            {"if": {"required": ["view"], "properties": {"view": {"enum": ["detail", "children", "search", "recent", "retry_queue"]}}},
+             "then": {"properties": {"status": false, "sort": false, "sort_order": false}}},
+            only(&["list", "detail", "search", "children"], &["media"])
+        ]
+    })
+}
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let media = args.str("media").unwrap_or("movie");
+    let id = args.int("request_id").unwrap_or(0);
+    let mut w = Vec::new();
+    let data = match args.str("view").unwrap_or("list") {
+        "detail" => detail(&ombi, media, id, &mut w)?,
+        "children" => {
+            let rows = array(
+                ombi.get(&format!("/api/v1/Request/tv/{id}/child"))?,
+                "child requests",
+            )?;
+            local(
+                "request_page",
+                rows.iter()
+                    .filter_map(|r| items::tv_child(r, None))
+                    .collect(),
+                window,
+                "requests",
+            )
+        }
+        "search" => {
+            let term = encode_segment(args.str("query").unwrap_or_default());
+            let path = match media {
+                "tv" => format!("/api/v1/Request/tv/search/{term}"),
+                "album" => format!("/api/v1/request/music/search/{term}"),
+                _ => format!("/api/v1/Request/movie/search/{term}"),
+            };
+            let rows = array(ombi.get(&path)?, "requests")?;
+            if media == "tv" {
+                w.push(
+                    "TV search returns parent requests: use view=children for their child requests"
+                        .to_owned(),
+                );
+            }
+            local(
+                "request_page",
+                project(&rows, media, &mut w),
+                window,
+                "requests",
+            )
+        }
+        "recent" => return recent(&ombi, window),
+        "retry_queue" => {
+            let rows = array(ombi.get("/api/v1/RequestRetry")?, "retry queue entries")?;
+            let all: Vec<Value> = rows.iter().filter_map(|r| retry(r, &mut w)).collect();
+            local("retry_page", all, window, "queue_entries")
+        }
+        _ => list(&ombi, args, media, window, &mut w)?,
+    };
+    Ok(Reply::ok(data).warn_all(w))
+}
+
+fn local(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
+    let total = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local(window, items.len(), total, unit);
+    json!({"kind": kind, "items": items, "page": page})
+}
+
+fn project(rows: &[Value], media: &str, w: &mut Vec<String>) -> Vec<Value> {
+    rows.iter()
+        .filter_map(|r| match media {
+            "tv" => items::tv_parent(r),
+            "album" => items::album(r),
+            _ => items::movie(r, w),
+        })
+        .collect()
+}
+
+fn list(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    media: &str,
+    window: Window,
+    w: &mut Vec<String>,
+) -> Result<Value, ToolError> {
+    w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+    let status = match args.str("status").unwrap_or("all") {
+        "all" => String::new(),
+        s => format!("{s}/"),
+    };
+    let sort = match args.str("sort").unwrap_or("requested_date") {
+        "title" => "title",
+        "available" => "available",
+        "approved" => "approved",
+        "status" => "requestStatus",
+        _ => "requestedDate",
+    };
+    let order = args.str("sort_order").unwrap_or("desc");
+    if media == "album" && order == "asc" {
+        w.push("Ombi ignores the sort key for ascending album lists".to_owned());
+    }
+    let path = format!(
+        "/api/v2/Requests/{media}/{status}{}/{}/{sort}/{order}",
+        window.limit, window.offset
+    );
+    let body = object(ombi.get(&path)?, "request page")?.unwrap_or_default();
+    let rows = match body.get("collection") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(_) => {
+            return Err(ToolError::schema_mismatch(
+                "the request page's collection is not an array",
+            ));
+        }
+    };
+    let found: Vec<Value> = match media {
+        "tv" => rows
+            .iter()
+            .filter_map(|r| items::tv_child(r, None))
+            .collect(),
+        m => project(&rows, m, w),
+    };
+    let n = found.len().min(window.limit);
+    let found: Vec<Value> = found.into_iter().take(window.limit).collect();
+    let page = if media == "tv" {
+        // Ombi counts every child in `total` but returns one child per show (Q10).
+        w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
+        let full = n == window.limit;
+        json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null,
+               "has_more": if full { Value::Null } else { json!(false) },
+               "next_offset": if full { json!(window.offset + n) } else { Value::Null },
+               "mode": "upstream", "unit": "requests"})
+    } else {
+        let total = body.get("total").and_then(Value::as_u64);
+        let next = total
+            .filter(|t| ((window.offset + n) as u64) < *t)
+            .map(|_| window.offset + n);
+        paging::upstream(window, n, total, next, "requests")
+    };
+    Ok(json!({"kind": "request_page", "items": found, "page": page}))
+}
+
+fn not_found(what: &str, id: i64) -> ToolError {
+    ToolError::new(ErrorCode::NotFound, format!("no {what} request {id}"))
+}
+
+fn detail(ombi: &Ombi<'_>, media: &str, id: i64, w: &mut Vec<String>) -> Result<Value, ToolError> {
+    let found: Vec<Value> = match media {
+        "tv" => {
+            let parent = object(ombi.get(&format!("/api/v1/Request/tv/{id}"))?, "TV request")?
+                .ok_or_else(|| not_found("TV", id))?;
+            let parent = Value::Object(parent);
+            let mut out: Vec<Value> = items::tv_parent(&parent).into_iter().collect();
+            let children = parent
+                .get("childRequests")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if children.len() > 99 {
+                w.push(format!(
+                    "99 of {} child requests returned: use view=children to page them",
+                    children.len()
+                ));
+            }
+            out.extend(
+                children
+                    .iter()
+                    .take(99)
+                    .filter_map(|c| items::tv_child(c, Some(&parent))),
+            );
+            out
+        }
+        "album" => album_detail(ombi, id, w)?,
+        _ => {
+            let row = object(
+                ombi.get(&format!("/api/v1/Request/movie/info/{id}"))?,
+                "movie request",
+            )?
+            .ok_or_else(|| not_found("movie", id))?;
+            items::movie(&Value::Object(row), w).into_iter().collect()
+        }
+    };
+    let page = paging::single(found.len(), "requests");
+    Ok(json!({"kind": "request_page", "items": found, "page": page}))
+}
+
+/// Albums have no by-id route: scan at most 5 pages of 100 of the v2 album list, never the
+/// unbounded v1 list (contract: "do not scan an unbounded legacy list").
+fn album_detail(ombi: &Ombi<'_>, id: i64, w: &mut Vec<String>) -> Result<Vec<Value>, ToolError> {
+    for page in 0..5 {
+        let body = object(
+            ombi.get(&format!(
+                "/api/v2/Requests/album/100/{}/requestedDate/desc",
+                page * 100
+            ))?,
+            "album page",
+        )?
+        .unwrap_or_default();
+        let rows = body
+            .get("collection")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(row) = rows
+            .iter()
+            .find(|r| crate::ombi::ids::positive_id(r.get("id")) == Some(id))
+        {
+            return Ok(items::album(row).into_iter().collect());
+        }
+        if rows.len() < 100 {
+            return Err(not_found("album", id));
+        }
+    }
+    w.push("only the 500 newest album requests were searched".to_owned());
+    Err(ToolError::new(
+        ErrorCode::NotFound,
+        format!("album request {id} is not among the 500 newest album requests"),
+    ))
+}
+
+/// Rows per media type Ombi's recently-requested feed returns at most.
+const RECENT_PER_TYPE: usize = 7;
+
+fn recent(ombi: &Ombi<'_>, window: Window) -> Result<Reply, ToolError> {
+    let rows = array(
+        ombi.get("/api/v2/Requests/recentlyRequested")?,
+        "recent requests",
+    )?;
+    let mut w = Vec::new();
+    let (all, cut) = project_recent(ombi, &rows, &mut w);
+    let n_all = all.len();
+    let items = paging::slice(all, window);
+    let page = if cut {
+        w.push(format!("Ombi returns at most {RECENT_PER_TYPE} recent requests per media type: older ones are not listed"));
+        paging::local_partial(
+            window,
+            items.len(),
+            window.offset + items.len() < n_all,
+            "requests",
+        )
+    } else {
+        paging::local(window, items.len(), n_all, "requests")
+    };
+    Ok(
+        Reply::ok(json!({"kind": "request_page", "items": items, "page": page}))
+            .warn_all(w)
+            .truncated(cut),
+    )
+}
+
+/// Projects recently-requested rows, scanning TV parents only when TV rows exist. Returns the
+/// records and whether a media type hit the feed's cap.
+pub(crate) fn project_recent(
+    ombi: &Ombi<'_>,
+    rows: &[Value],
+    w: &mut Vec<String>,
+) -> (Vec<Value>, bool) {
+    let count = |t: i64| {
+        rows.iter()
+            .filter(|r| r.get("type").and_then(Value::as_i64) == Some(t))
+            .count()
+    };
+    let cut = (0..=2).any(|t| count(t) >= RECENT_PER_TYPE);
+    let index = if count(0) > 0 {
+        match ParentIndex::scan(ombi) {
+            Ok(i) => {
+                if !i.complete {
+                    w.push("the TV parent scan stopped at 500 parents".to_owned());
+                }
+                Some(i)
+            }
+            Err(e) => {
+                w.push(format!("TV parent requests could not be read ({}), so TV rows target their child requests", e.message));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    (
+        rows.iter()
+            .filter_map(|r| items::recent(r, index.as_ref(), w))
+            .collect(),
+        cut,
+    )
+}
+
+/// `FailedRequestViewModel` → `retry`: `queue_id` is the queue entry (`failedId`), distinct
+/// from `request_id` (TV: a child id).
+fn retry(row: &Value, w: &mut Vec<String>) -> Option<Value> {
+    let mut r = Rec::new();
+    r.id("queue_id", row.get("failedId"));
+    if !r.has("queue_id") {
+        w.push("a retry queue entry without an id was left out".to_owned());
+        return None;
+    }
+    r.id("request_id", row.get("requestId"))
+        .text("title", row.get("title"));
+    common::put_request_type(&mut r, row.get("type"), "retry queue entry", w);
+    if let Some(e) = row
+        .get("error")
+        .and_then(Value::as_str)
+        .filter(|e| !e.trim().is_empty())
+    {
+        r.set("reason", json!(sanitize(e)));
+    }
+    Some(r.build())
+}
+
+#[cfg(test)]
+#[path = "requests_tests.rs"]
+mod tests;
