@@ -2,6 +2,8 @@
 
 mod common;
 mod integration;
+mod log_lines;
+mod logs;
 mod reference;
 mod reference_tables;
 mod server;
@@ -15,6 +17,7 @@ pub static TOOLS: &[&ToolSpec] = &[
     &READ_SERVER,
     &READ_INTEGRATION,
     &READ_SETTINGS,
+    &READ_LOGS,
 ];
 
 static READ_REFERENCE: ToolSpec = ToolSpec {
@@ -58,5 +61,16 @@ static READ_SETTINGS: ToolSpec = ToolSpec {
     families: &["settings"],
     input_schema: settings::input_schema,
     handler: settings::run,
+    reconcile_with: None,
+};
+
+static READ_LOGS: ToolSpec = ToolSpec {
+    name: "read_logs",
+    title: "Read server logs",
+    description: "List Ombi's log files (newest first) and read lines of one of them, newest lines by default. Values that look like credentials or e-mail addresses are redacted. Needs an administrator.",
+    access: Access::Read,
+    families: &["logs"],
+    input_schema: logs::input_schema,
+    handler: logs::run,
     reconcile_with: None,
 };

@@ -1,0 +1,211 @@
+//! `read_logs` → `logs` (ledger §3.14).
+//!
+//! `files` lists Ombi's log files whose names pass the vetting pattern (Serilog's daily
+//! `log{yyyyMMdd}.txt`); the name is the opaque `file_id`. `read` fetches one file through
+//! `GET /api/v2/System/logs/{file}` (JSON string, or text when negotiation gives text) and
+//! returns at most 500 sanitized lines. The raw download route (`/logs/download/{file}`,
+//! octet-stream) is never called, and a non-text answer is refused rather than passed on.
+
+use super::log_lines::sanitize_line;
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{Reply, ToolError};
+use crate::ombi::Effect;
+use crate::paging;
+use crate::upstream::Method;
+use regex_lite::Regex;
+use serde_json::{Value, json};
+use std::sync::OnceLock;
+
+/// The names a log file may have (also the `file_id` pattern of the input schema).
+const FILE_PATTERN: &str = r"^log\d{8}(_\d{3})?\.txt$";
+/// Most files listed at once (the contract's record budget).
+const MAX_FILES: usize = 100;
+/// Most lines returned at once (the contract's log budget).
+const MAX_LINES: usize = 500;
+/// Bytes of line text per result, leaving room for the envelope inside 64 KiB; enforced here so
+/// that from-the-end reads lose their oldest lines, not their newest.
+const LINE_BYTES_BUDGET: usize = 48 * 1024;
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "view": {"enum": ["files", "read"], "description": "files lists the log files (newest first); read returns lines of one file."},
+            "file_id": {"type": "string", "pattern": FILE_PATTERN, "description": "The file to read, as listed by view=files (for example log20260502.txt)."},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Files to skip (files), or lines to skip (read; counted from the end of the file when from_end is true)."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200, "description": "Most lines to return (read; up to 500), or files (files; up to 100)."},
+            "from_end": {"type": "boolean", "default": true, "description": "read: count offset from the newest line backwards (true, default) or from the first line (false)."}
+        },
+        "required": ["view"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"required": ["view"], "properties": {"view": {"const": "read"}}}, "then": {"required": ["file_id"]},
+             "else": {"not": {"anyOf": [{"required": ["file_id"]}, {"required": ["from_end"]}]}}}
+        ]
+    })
+}
+
+fn file_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(FILE_PATTERN).expect("valid pattern"))
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let offset = args.int("offset").unwrap_or(0).max(0) as usize;
+    let limit = args.int("limit").unwrap_or(200).clamp(1, MAX_LINES as i64) as usize;
+    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    if args.str("view") == Some("files") {
+        let body = ombi.get::<Value>("/api/v2/System/logs")?;
+        let names = super::common::array(body, "log file names")?;
+        let mut vetted = Vec::new();
+        let mut refused = 0;
+        for n in &names {
+            match n.as_str() {
+                Some(s) if file_pattern().is_match(s) => vetted.push(s.to_owned()),
+                Some(_) => refused += 1,
+                None => {
+                    return Err(ToolError::schema_mismatch(
+                        "a log file name from Ombi is not a string",
+                    ));
+                }
+            }
+        }
+        if refused > 0 {
+            warnings.push(format!(
+                "{refused} entries that are not Ombi log file names were left out"
+            ));
+        }
+        let limit = limit.min(MAX_FILES);
+        let files: Vec<Value> = vetted
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|n| json!({"file_id": n, "name": n}))
+            .collect();
+        let end = offset + files.len();
+        let next = (end < vetted.len()).then_some(end);
+        return Ok(Reply::ok(json!({"kind": "logs", "files": files, "offset": offset, "next_offset": next, "truncated": false})).warn_all(warnings));
+    }
+    let file = args.str("file_id").unwrap_or_default();
+    // The schema already checked the pattern; checked again because the name becomes a path.
+    if !file_pattern().is_match(file) {
+        return Err(ToolError::invalid_argument(
+            "file_id",
+            "not an Ombi log file name",
+        ));
+    }
+    let resp = ombi.exchange(
+        Method::Get,
+        &format!("/api/v2/System/logs/{file}"),
+        None,
+        Effect::Read,
+    )?;
+    let ct = resp
+        .content_type
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let text = if resp.status == 204 || resp.body.is_empty() {
+        String::new()
+    } else if ct.starts_with("application/json") {
+        match crate::upstream::recognise::json_body::<Value>(&resp)? {
+            Some(Value::String(s)) => s,
+            None | Some(Value::Null) => String::new(),
+            Some(_) => {
+                return Err(ToolError::schema_mismatch(
+                    "expected the log file as one JSON string from Ombi",
+                ));
+            }
+        }
+    } else if ct.starts_with("text/plain") {
+        String::from_utf8_lossy(&resp.body).into_owned()
+    } else {
+        // Never raw bytes: octet-stream, HTML and anything else are refused.
+        return Err(ToolError::schema_mismatch(
+            "Ombi answered the log read with something other than text",
+        ));
+    };
+    let from_end = args.bool("from_end").unwrap_or(true);
+    let (lines, next, truncated, redacted) = window(&text, offset, limit, from_end);
+    if redacted > 0 {
+        warnings.push(format!(
+            "{redacted} lines had values that looked like credentials or personal data redacted"
+        ));
+    }
+    if truncated {
+        warnings
+            .push("lines were shortened or the window was cut to fit the result budget".to_owned());
+    }
+    if from_end {
+        warnings.push(
+            "offsets count back from the newest line; lines are returned oldest first".to_owned(),
+        );
+    }
+    Ok(Reply::ok(json!({"kind": "logs", "lines": lines, "offset": offset, "next_offset": next, "truncated": truncated}))
+        .warn_all(warnings)
+        .truncated(truncated))
+}
+
+/// The sanitized lines of `text` in the window, in file order, with the continuation offset,
+/// whether anything was cut, and how many lines had redactions.
+fn window(
+    text: &str,
+    offset: usize,
+    limit: usize,
+    from_end: bool,
+) -> (Vec<String>, Option<usize>, bool, usize) {
+    let all: Vec<&str> = text.lines().collect();
+    let n = all.len();
+    let (mut start, mut end) = if from_end {
+        let end = n.saturating_sub(offset);
+        (end.saturating_sub(limit), end)
+    } else {
+        let start = offset.min(n);
+        (start, (start + limit).min(n))
+    };
+    let mut truncated = false;
+    let mut redacted = 0;
+    let mut bytes = 0;
+    let mut picked: Vec<String> = Vec::new();
+    // Walk from the side the caller anchored on, so a budget cut drops the far end.
+    let order: Vec<usize> = if from_end {
+        (start..end).rev().collect()
+    } else {
+        (start..end).collect()
+    };
+    for i in order {
+        let (line, r, cut) = sanitize_line(all[i]);
+        // Serialized size: quotes and backslashes grow when escaped.
+        let size = serde_json::to_string(&line).map_or(line.len() * 2, |s| s.len()) + 1;
+        if bytes + size > LINE_BYTES_BUDGET {
+            truncated = true;
+            if from_end {
+                start = i + 1
+            } else {
+                end = i
+            }
+            break;
+        }
+        bytes += size;
+        redacted += usize::from(r);
+        truncated |= cut;
+        picked.push(line);
+    }
+    if from_end {
+        picked.reverse();
+    }
+    let next = if from_end {
+        (start > 0).then_some(offset + (end - start))
+    } else {
+        (end < n).then_some(end)
+    };
+    (picked, next, truncated, redacted)
+}
+
+#[cfg(test)]
+#[path = "logs_tests.rs"]
+mod tests;
