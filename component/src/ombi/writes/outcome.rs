@@ -15,10 +15,6 @@ use crate::upstream::recognise::json_body;
 use serde_json::{Map, Value, json};
 
 /// The contract's mutation outcomes.
-#[allow(
-    dead_code,
-    reason = "TEMP: the remaining write tools use every outcome"
-)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Ombi confirmed the change.
@@ -133,7 +129,6 @@ pub fn write(
     })
 }
 
-#[allow(dead_code, reason = "TEMP: used by the bool-answering write tools")]
 /// A bare JSON `bool` answer. Anything else (including no body) is `UNKNOWN_OUTCOME`.
 ///
 /// # Errors
@@ -309,7 +304,12 @@ impl EngineResult {
     /// `rejected` failure carrying the mapped error.
     pub fn reply(&self, success: Mutation) -> Reply {
         if self.succeeded() {
-            return Reply::ok(self.annotate(success).into_json());
+            // Success messages are not evidence (movie deny says "deleted", ledger §5.2 A7):
+            // only the flags are passed on.
+            let m = success
+                .set("upstream_result", json!(self.result))
+                .set("upstream_is_error", json!(self.is_error));
+            return Reply::ok(m.into_json());
         }
         let reply = failure_with(
             self.error(),

@@ -1,0 +1,99 @@
+//! `write_issue_create` → `mutation` (ledger §3.15 write_issue_create, §4.1).
+//!
+//! `POST /api/v1/Issues` `Issues {title, requestType, providerId, requestId, subject,
+//! description, issueCategoryId}` → a bare `int`, the new issue id. `status` is never sent
+//! (Ombi would honour it). The reporter is the acting principal.
+
+use super::outcome::{Mutation, Outcome, unknown, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Title of the media the issue is about."},
+            "request_type": {"enum": ["movie", "tv", "album"], "description": "Kind of media."},
+            "provider_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Media id: IMDb id (tt…) or TMDB id for a movie, TMDB id for TV."},
+            "request_id": {"type": "integer", "minimum": 1, "description": "Related Ombi request id (movie request, TV parent or album request), if any."},
+            "subject": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Short summary of the problem."},
+            "description": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "What is wrong."},
+            "category_id": {"type": "integer", "minimum": 1, "description": "Issue category id from read_reference (kind issue_categories)."}
+        },
+        "required": ["title", "request_type", "subject", "description", "category_id"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    // RequestType (ledger §4.1): tv = 0, movie = 1, album = 2.
+    let request_type = match args.str("request_type") {
+        Some("tv") => 0,
+        Some("album") => 2,
+        _ => 1,
+    };
+    let body = json!({
+        "title": args.str("title"), "requestType": request_type, "providerId": args.str("provider_id"),
+        "requestId": args.int("request_id"), "subject": args.str("subject"),
+        "description": args.str("description"), "issueCategoryId": args.int("category_id"),
+    });
+    let answer = write(&ombi, Method::Post, "/api/v1/Issues", Some(&body))?;
+    let Some(id) = answer.as_ref().and_then(Value::as_i64).filter(|i| *i > 0) else {
+        return Err(unknown("Ombi did not return the new issue id"));
+    };
+    let mut reply = Reply::ok(
+        Mutation::new(Outcome::Completed)
+            .id("issue_id", Some(id))
+            .into_json(),
+    );
+    if ombi.acting_user().is_none() {
+        reply = reply
+            .warn("no user to act as is set: Ombi records its API system user as the reporter");
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    fn args() -> serde_json::Value {
+        json!({"title": "The Matrix", "request_type": "tv", "provider_id": "1396", "subject": "Audio", "description": "drifts", "category_id": 1})
+    }
+
+    #[test]
+    fn the_returned_int_is_the_issue_id_and_status_is_never_sent() {
+        let up =
+            FakeUpstream::new().fixture(Method::Post, "/api/v1/issues", "v1-issue-create.json");
+        let out = call(&up, "write_issue_create", args());
+        assert_eq!(
+            out["data"],
+            json!({"kind": "mutation", "outcome": "completed", "issue_id": 17}),
+            "{out}"
+        );
+        let body: serde_json::Value =
+            serde_json::from_slice(up.requests()[0].body.as_ref().unwrap()).unwrap();
+        assert_eq!(body["requestType"], 0, "tv is RequestType 0");
+        assert!(body.get("status").is_none());
+    }
+
+    #[test]
+    fn an_answer_without_an_id_is_unknown_not_invented() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v1/issues",
+            "v1-settings-post-bool.json",
+        );
+        let out = call(&up, "write_issue_create", args());
+        assert_eq!(out["error"]["code"], "UNKNOWN_OUTCOME");
+        assert!(out["warnings"].to_string().contains("read_issues"));
+    }
+}

@@ -1,0 +1,74 @@
+//! `write_issue_delete` → `mutation` (ledger §3.15 write_issue_delete).
+//!
+//! `DELETE /api/v1/Issues/{id}` (PowerUser) → `bool`: hard-deletes the issue and its comments
+//! and notifies; `false` means no such issue.
+
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"issue_id": {"type": "integer", "minimum": 1, "description": "The issue to delete with all its comments (from read_issues)."}},
+        "required": ["issue_id"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let id = args.int("issue_id").unwrap_or(0);
+    let done = bool_answer(write(
+        &ombi,
+        Method::Delete,
+        &format!("/api/v1/Issues/{id}"),
+        None,
+    )?)?;
+    let m = Mutation::new(if done {
+        Outcome::Completed
+    } else {
+        Outcome::Rejected
+    })
+    .id("issue_id", Some(id))
+    .set("upstream_result", json!(done));
+    Ok(if done {
+        Reply::ok(m.into_json())
+    } else {
+        failure_with(
+            ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
+            m,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn delete_true_completes_and_false_is_not_found() {
+        let up =
+            FakeUpstream::new().fixture(Method::Delete, "/api/v1/issues/5", "v1-issue-delete.json");
+        assert_eq!(
+            call(&up, "write_issue_delete", json!({"issue_id": 5}))["data"]["outcome"],
+            "completed"
+        );
+        let up = FakeUpstream::new().route(
+            Method::Delete,
+            "/api/v1/issues/5",
+            Ok(json_response(b"false".to_vec())),
+        );
+        assert_eq!(
+            call(&up, "write_issue_delete", json!({"issue_id": 5}))["error"]["code"],
+            "NOT_FOUND"
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! `write_issue_status` → `mutation` (ledger §3.15 write_issue_status, §4.2, A19).
+//!
+//! `POST /api/v1/Issues/status {issueId, status}` → `bool`; `false` means no such issue.
+//! `deleted` (3) is left to write_issue_delete.
+
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "issue_id": {"type": "integer", "minimum": 1, "description": "The issue (from read_issues)."},
+            "status": {"enum": ["pending", "in_progress", "resolved"], "description": "The new status."}
+        },
+        "required": ["issue_id", "status"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let id = args.int("issue_id").unwrap_or(0);
+    // IssueStatus (ledger §4.2): 0 Pending, 1 InProgress, 2 Resolved.
+    let status = match args.str("status") {
+        Some("in_progress") => 1,
+        Some("resolved") => 2,
+        _ => 0,
+    };
+    let body = json!({"issueId": id, "status": status});
+    let done = bool_answer(write(
+        &ombi,
+        Method::Post,
+        "/api/v1/Issues/status",
+        Some(&body),
+    )?)?;
+    let m = Mutation::new(if done {
+        Outcome::Completed
+    } else {
+        Outcome::Rejected
+    })
+    .id("issue_id", Some(id))
+    .set("upstream_result", json!(done));
+    if !done {
+        return Ok(failure_with(
+            ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
+            m,
+        ));
+    }
+    let reply = Reply::ok(m.into_json());
+    Ok(if status != 2 {
+        reply.warn("Ombi keeps the resolved date of an issue that was resolved before")
+    } else {
+        reply
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn status_codes_are_sent_and_false_is_not_found() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v1/issues/status",
+            "v1-issue-status.json",
+        );
+        let out = call(
+            &up,
+            "write_issue_status",
+            json!({"issue_id": 5, "status": "resolved"}),
+        );
+        assert_eq!(out["data"]["issue_id"], 5, "{out}");
+        let body: serde_json::Value =
+            serde_json::from_slice(up.requests()[0].body.as_ref().unwrap()).unwrap();
+        assert_eq!(body, json!({"issueId": 5, "status": 2}));
+        let up = FakeUpstream::new().route(
+            Method::Post,
+            "/api/v1/issues/status",
+            Ok(json_response(b"false".to_vec())),
+        );
+        let out = call(
+            &up,
+            "write_issue_status",
+            json!({"issue_id": 5, "status": "pending"}),
+        );
+        assert_eq!(out["error"]["code"], "NOT_FOUND");
+        assert_eq!(out["data"]["outcome"], "rejected");
+    }
+}

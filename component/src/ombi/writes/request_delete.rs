@@ -1,0 +1,234 @@
+//! `write_request_delete` → `mutation` (ledger §3.15 write_request_delete, §5.2 A25).
+//!
+//! movie `DELETE /api/v1/Request/movie/{id}`, tv_child `DELETE /api/v1/Request/tv/child/{id}`,
+//! album `DELETE /api/v1/request/music/{id}` → `RequestEngineResult`; tv_parent
+//! `DELETE /api/v1/Request/tv/{id}` → empty 200 (completed by status alone, no count).
+//! Ombi throws (500 → UNKNOWN_OUTCOME) for unknown ids, so movie and TV parent ids are looked
+//! up first, which turns a missing id into a clean NOT_FOUND with nothing sent.
+
+use super::outcome::{Mutation, Outcome, engine_result, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::Ombi;
+use crate::ombi::ids::TargetKind;
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "target_kind": {"enum": ["movie", "tv_parent", "tv_child", "album"], "description": "What the id names: a movie request, a whole TV show request (parent), one TV child request, or an album request."},
+            "request_id": {"type": "integer", "minimum": 1, "description": "The Ombi request id of that kind (from read_requests)."}
+        },
+        "required": ["target_kind", "request_id"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let id = args.int("request_id").unwrap_or(0);
+    let kind = args.str("target_kind").unwrap_or("movie");
+    match kind {
+        "tv_parent" => {
+            ensure_exists(&ombi, &format!("/api/v1/Request/tv/{id}"), "TV request")?;
+            // Empty 200 body: success by status only, never a count of removed children.
+            write(
+                &ombi,
+                Method::Delete,
+                &format!("/api/v1/Request/tv/{id}"),
+                None,
+            )?;
+            let m = Mutation::new(Outcome::Completed).target(TargetKind::TvParent, Some(id));
+            Ok(Reply::ok(m.into_json()).warn("the TV request and all its child requests were deleted; Ombi does not say how many"))
+        }
+        "tv_child" => {
+            let er = engine_result(write(
+                &ombi,
+                Method::Delete,
+                &format!("/api/v1/Request/tv/child/{id}"),
+                None,
+            )?)?;
+            let reply =
+                er.reply(Mutation::new(Outcome::Completed).target(TargetKind::TvChild, Some(id)));
+            Ok(if reply.is_ok() {
+                reply.warn("when this was the show's last child request, Ombi also deleted the parent TV request")
+            } else {
+                reply
+            })
+        }
+        "album" => {
+            let er = engine_result(write(
+                &ombi,
+                Method::Delete,
+                &format!("/api/v1/request/music/{id}"),
+                None,
+            )?)?;
+            Ok(er.reply(Mutation::new(Outcome::Completed).target(TargetKind::Album, Some(id))))
+        }
+        _ => {
+            ensure_exists(
+                &ombi,
+                &format!("/api/v1/Request/movie/info/{id}"),
+                "movie request",
+            )?;
+            let er = engine_result(write(
+                &ombi,
+                Method::Delete,
+                &format!("/api/v1/Request/movie/{id}"),
+                None,
+            )?)?;
+            Ok(er.reply(Mutation::new(Outcome::Completed).target(TargetKind::Movie, Some(id))))
+        }
+    }
+}
+
+/// Reads the request before deleting: Ombi answers an unknown id with 204 or an internal error
+/// (it dereferences the missing row), which here means NOT_FOUND; nothing has been changed.
+fn ensure_exists(ombi: &Ombi<'_>, path: &str, what: &str) -> Result<(), ToolError> {
+    let not_found = || {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("Ombi has no {what} with this id; nothing was deleted"),
+        )
+    };
+    match ombi.get::<Value>(path) {
+        Ok(Some(v)) if v.is_object() => Ok(()),
+        Ok(_) => Err(not_found()),
+        Err(e) if e.http_status == Some(500) => Err(not_found()),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::{HttpResponse, Method};
+    use serde_json::json;
+
+    fn movie_info() -> FakeUpstream {
+        FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/request/movie/info/12",
+            "v1-request-movie-info.json",
+        )
+    }
+
+    #[test]
+    fn movie_delete_reads_first_then_deletes() {
+        let up = movie_info().fixture(
+            Method::Delete,
+            "/api/v1/request/movie/12",
+            "v1-request-movie-delete.json",
+        );
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "movie", "request_id": 12}),
+        );
+        assert_eq!(out["data"]["outcome"], "completed", "{out}");
+        assert_eq!(up.requests()[1].method, Method::Delete);
+    }
+
+    #[test]
+    fn missing_movie_is_not_found_and_nothing_is_deleted() {
+        let err500 = HttpResponse {
+            status: 500,
+            content_type: Some("application/json".into()),
+            body: br#"{"error":"Object reference not set"}"#.to_vec(),
+            ..Default::default()
+        };
+        let up =
+            FakeUpstream::new().route(Method::Get, "/api/v1/request/movie/info/99", Ok(err500));
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "movie", "request_id": 99}),
+        );
+        assert_eq!(out["error"]["code"], "NOT_FOUND", "{out}");
+        assert!(up.requests().iter().all(|r| r.method == Method::Get));
+    }
+
+    #[test]
+    fn not_the_owner_is_forbidden() {
+        let up = movie_info().fixture(
+            Method::Delete,
+            "/api/v1/request/movie/12",
+            "v1-request-movie-delete-forbidden.json",
+        );
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "movie", "request_id": 12}),
+        );
+        assert_eq!(out["error"]["code"], "FORBIDDEN");
+        assert_eq!(out["data"]["upstream_error_code"], 3);
+    }
+
+    #[test]
+    fn tv_parent_empty_body_is_completed_without_counts() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v1/request/tv/5",
+                "v1-request-tv-by-id.json",
+            )
+            .route(
+                Method::Delete,
+                "/api/v1/request/tv/5",
+                Ok(HttpResponse {
+                    status: 200,
+                    ..Default::default()
+                }),
+            );
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "tv_parent", "request_id": 5}),
+        );
+        assert_eq!(
+            out["data"],
+            json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "tv_parent", "id": 5}})
+        );
+    }
+
+    #[test]
+    fn tv_parent_204_is_not_found() {
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v1/request/tv/5",
+            Ok(HttpResponse {
+                status: 204,
+                ..Default::default()
+            }),
+        );
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "tv_parent", "request_id": 5}),
+        );
+        assert_eq!(out["error"]["code"], "NOT_FOUND");
+        assert_eq!(up.requests().len(), 1);
+    }
+
+    #[test]
+    fn tv_child_warns_about_the_parent() {
+        let up = FakeUpstream::new().route(
+            Method::Delete,
+            "/api/v1/request/tv/child/7",
+            Ok(json_response(crate::testing::fixture(
+                "v1-request-tv-child-delete.json",
+            ))),
+        );
+        let out = call(
+            &up,
+            "write_request_delete",
+            json!({"target_kind": "tv_child", "request_id": 7}),
+        );
+        assert!(out["warnings"].to_string().contains("parent"), "{out}");
+    }
+}

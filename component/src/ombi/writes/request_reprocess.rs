@@ -1,0 +1,77 @@
+//! `write_request_reprocess` → `mutation` (ledger §3.15 write_request_reprocess).
+//!
+//! `POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}` (type 1 movie, 0 TV) →
+//! `RequestEngineResult`. Ombi re-sends only approved requests and answers `result: true`
+//! either way, so success is only `accepted`.
+
+use super::common::{
+    is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind,
+};
+use super::outcome::{Mutation, Outcome, engine_result, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"media": media_property(&["movie", "tv"]), "request_id": request_id_property(), "is_4k": is_4k_property()},
+        "required": ["media", "request_id"],
+        "additionalProperties": false,
+        "allOf": [is_4k_movie_only()]
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let media = args.str("media").unwrap_or("movie");
+    let id = args.int("request_id").unwrap_or(0);
+    // RequestType (ledger §4.1): tv = 0, movie = 1.
+    let kind = if media == "tv" { 0 } else { 1 };
+    let is_4k = media == "movie" && args.bool("is_4k").unwrap_or(false);
+    let path = format!("/api/v2/Requests/reprocess/{kind}/{id}/{is_4k}");
+    let er = engine_result(write(&ombi, Method::Post, &path, None)?)?;
+    let mut reply = er.reply(Mutation::new(Outcome::Accepted).target(target_kind(media), Some(id)));
+    if reply.is_ok() {
+        reply = reply.warn("Ombi re-sends only approved requests and reports success either way: check with read_requests whether it reached Radarr/Sonarr");
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn reprocess_is_only_accepted_and_uses_the_request_type_codes() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v2/requests/reprocess/0/7/false",
+            "v2-requests-reprocess.json",
+        );
+        let out = call(
+            &up,
+            "write_request_reprocess",
+            json!({"media": "tv", "request_id": 7}),
+        );
+        assert_eq!(out["data"]["outcome"], "accepted", "{out}");
+        assert!(out["warnings"].to_string().contains("only approved"));
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v2/requests/reprocess/1/12/true",
+            "v2-requests-reprocess.json",
+        );
+        let out = call(
+            &up,
+            "write_request_reprocess",
+            json!({"media": "movie", "request_id": 12, "is_4k": true}),
+        );
+        assert_eq!(out["data"]["target"], json!({"kind": "movie", "id": 12}));
+    }
+}

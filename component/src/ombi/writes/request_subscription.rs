@@ -1,0 +1,122 @@
+//! `write_request_subscription` → `mutation` (ledger §3.15 write_request_subscription, A9).
+//!
+//! `POST /api/v1/Request/{movie|tv}/{subscribe|unsubscribe}/{requestId}` → `bool`, always
+//! `true`, with no existence check: the outcome is `accepted`, never a claimed state change.
+
+use super::common::{media_property, request_id_property, target_kind};
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "media": media_property(&["movie", "tv"]), "request_id": request_id_property(),
+            "subscribed": {"type": "boolean", "description": "true to be notified about the request, false to stop."}
+        },
+        "required": ["media", "request_id", "subscribed"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let media = if args.str("media") == Some("tv") {
+        "tv"
+    } else {
+        "movie"
+    };
+    let id = args.int("request_id").unwrap_or(0);
+    let action = if args.bool("subscribed").unwrap_or(false) {
+        "subscribe"
+    } else {
+        "unsubscribe"
+    };
+    let target = target_kind(media);
+    if !bool_answer(write(
+        &ombi,
+        Method::Post,
+        &format!("/api/v1/Request/{media}/{action}/{id}"),
+        None,
+    )?)? {
+        let err = ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("Ombi refused to {action}"),
+        );
+        return Ok(failure_with(
+            err,
+            Mutation::new(Outcome::Rejected)
+                .target(target, Some(id))
+                .set("upstream_result", json!(false)),
+        ));
+    }
+    let mut reply = Reply::ok(
+        Mutation::new(Outcome::Accepted)
+            .target(target, Some(id))
+            .set("upstream_result", json!(true))
+            .into_json(),
+    )
+    .warn("Ombi answers true without checking that the request exists or that anything changed");
+    if ombi.acting_user().is_none() {
+        reply = reply
+            .warn("no user to act as is set: the subscription belongs to Ombi's API system user");
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, call_as};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn subscribe_is_accepted_never_completed() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v1/request/tv/subscribe/7",
+            "v1-request-tv-subscribe.json",
+        );
+        let out = call_as(
+            &up,
+            "write_request_subscription",
+            json!({"media": "tv", "request_id": 7, "subscribed": true}),
+            Some("bob"),
+        );
+        assert_eq!(out["data"]["outcome"], "accepted", "{out}");
+        assert_eq!(out["data"]["target"], json!({"kind": "tv_child", "id": 7}));
+        assert!(!out["warnings"].to_string().contains("system user"));
+    }
+
+    #[test]
+    fn unsubscribe_route_and_a_non_boolean_answer_is_unknown() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v1/request/movie/unsubscribe/12",
+            "v1-request-movie-unsubscribe.json",
+        );
+        let out = call(
+            &up,
+            "write_request_subscription",
+            json!({"media": "movie", "request_id": 12, "subscribed": false}),
+        );
+        assert_eq!(out["ok"], true, "{out}");
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v1/request/movie/subscribe/12",
+            "v1-request-movie-approve.json",
+        );
+        let out = call(
+            &up,
+            "write_request_subscription",
+            json!({"media": "movie", "request_id": 12, "subscribed": true}),
+        );
+        assert_eq!(out["error"]["code"], "UNKNOWN_OUTCOME");
+    }
+}

@@ -1,0 +1,83 @@
+//! `write_retry_queue_remove` → `mutation` (ledger §3.15 write_retry_queue_remove, Q21).
+//!
+//! `DELETE /api/v1/RequestRetry/{queueId}` (Admin) → `true`. The id is the retry queue row
+//! (`failedId`), never a request id; an unknown id makes Ombi fail with 500 (UNKNOWN_OUTCOME).
+
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"queue_id": {"type": "integer", "minimum": 1, "description": "Retry queue id (queue_id from read_requests view retry_queue), not a request id."}},
+        "required": ["queue_id"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let id = args.int("queue_id").unwrap_or(0);
+    let done = bool_answer(write(
+        &ombi,
+        Method::Delete,
+        &format!("/api/v1/RequestRetry/{id}"),
+        None,
+    )?)?;
+    let m = Mutation::new(if done {
+        Outcome::Completed
+    } else {
+        Outcome::Rejected
+    })
+    .id("queue_id", Some(id))
+    .set("upstream_result", json!(done));
+    Ok(if done {
+        Reply::ok(m.into_json())
+    } else {
+        failure_with(
+            ToolError::new(
+                ErrorCode::UpstreamRejected,
+                "Ombi did not remove the queue entry",
+            ),
+            m,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn removal_reports_the_queue_id() {
+        let up = FakeUpstream::new().fixture(
+            Method::Delete,
+            "/api/v1/requestretry/3",
+            "v1-request-retry-delete.json",
+        );
+        let out = call(&up, "write_retry_queue_remove", json!({"queue_id": 3}));
+        assert_eq!(
+            out["data"],
+            json!({"kind": "mutation", "outcome": "completed", "queue_id": 3, "upstream_result": true})
+        );
+    }
+
+    #[test]
+    fn unknown_queue_id_500_is_unknown_outcome_with_reconcile_warning() {
+        let out = call(
+            &FakeUpstream::new(),
+            "write_retry_queue_remove",
+            json!({"queue_id": 999}),
+        );
+        assert_eq!(out["error"]["code"], "UNKNOWN_OUTCOME");
+        assert!(out["warnings"].to_string().contains("read_requests"));
+    }
+}
