@@ -162,7 +162,12 @@ impl Plugin {
             })
             .collect();
         if let Some(mp) = &self.config.moviepilot {
-            out.extend(moviepilot::list(mp, upstream, &self.own_names(), self.config.call_deadline_ms));
+            out.extend(moviepilot::list(
+                mp,
+                upstream,
+                &self.own_names(),
+                self.config.call_deadline_ms,
+            ));
         }
         out
     }
@@ -196,14 +201,26 @@ impl Plugin {
         let Some(spec) = self.find(name) else {
             // Not one of ours: a bridged MoviePilot tool, discovered again in this call.
             return match &self.config.moviepilot {
-                Some(mp) => moviepilot::call(mp, upstream, name, arguments, ctx, &self.own_names(), self.config.call_deadline_ms),
+                Some(mp) => moviepilot::call(
+                    mp,
+                    upstream,
+                    name,
+                    arguments,
+                    ctx,
+                    &self.own_names(),
+                    self.config.call_deadline_ms,
+                ),
                 None => Err(UnknownTool(name.to_owned())),
             };
         };
         let reply = match parse_arguments(spec, arguments) {
             Err(e) => Reply::failure(e),
             Ok(args) => {
-                let call = Call { config: &self.config, upstream, principal: ctx.principal.as_deref() };
+                let call = Call {
+                    config: &self.config,
+                    upstream,
+                    principal: ctx.principal.as_deref(),
+                };
                 (spec.handler)(&call, &args).unwrap_or_else(Reply::failure)
             }
         };

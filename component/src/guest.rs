@@ -51,7 +51,8 @@ impl Guest for Component {
         context: CallContext,
     ) -> Result<ToolResult, CallError> {
         let plugin = plugin();
-        let upstream = http::WasiUpstream::with_deadline_ms(plugin.call_deadline_ms(&name, &arguments));
+        let upstream =
+            http::WasiUpstream::with_deadline_ms(plugin.call_deadline_ms(&name, &arguments));
         let ctx = Ctx {
             correlation_id: context.correlation_id,
             principal: context.principal,

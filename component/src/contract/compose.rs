@@ -81,7 +81,11 @@ pub fn compose_output_schema(tool: &str, families: &[&str]) -> Value {
 ///
 /// # Panics
 /// When a family or a reference is in neither library (a bug caught by tests).
-pub fn compose_output_schema_with(tool: &str, families: &[&str], extra: &Map<String, Value>) -> Value {
+pub fn compose_output_schema_with(
+    tool: &str,
+    families: &[&str],
+    extra: &Map<String, Value>,
+) -> Value {
     let shared = shared_defs();
     let mut closure = Map::new();
     let mut todo: Vec<String> = families.iter().map(|s| (*s).to_owned()).collect();

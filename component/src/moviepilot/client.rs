@@ -8,7 +8,9 @@ use super::result::{http_error, rpc_error};
 use crate::contract::{ErrorCode, ToolError};
 use crate::ombi::Effect;
 use crate::upstream::recognise::transport_error;
-use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, encode_segment};
+use crate::upstream::{
+    HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, encode_segment,
+};
 use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};
 
@@ -52,9 +54,16 @@ impl<'a> Client<'a> {
             "clientInfo": {"name": "media-mcp", "version": env!("CARGO_PKG_VERSION")}
         });
         let result = self.request("initialize", params, Effect::Read, None)?;
-        let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+        let version = result
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if !ACCEPTED_VERSIONS.contains(&version) {
-            let shown: String = version.chars().filter(|c| !c.is_control()).take(40).collect();
+            let shown: String = version
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(40)
+                .collect();
             return Err(ToolError::new(
                 ErrorCode::UnsupportedCapability,
                 format!(
@@ -79,7 +88,10 @@ impl<'a> Client<'a> {
             return Ok(());
         }
         // Some servers answer 202 or with a body; only a JSON-RPC error in it is a failure.
-        match parse_messages(&resp).ok().and_then(|m| m.into_iter().find(|m| m.get("error").is_some())) {
+        match parse_messages(&resp)
+            .ok()
+            .and_then(|m| m.into_iter().find(|m| m.get("error").is_some()))
+        {
             Some(m) => Err(error_of(&m, resp.status, false)),
             None if (200..300).contains(&resp.status) => Ok(()),
             None => Err(http_error(&resp, false)),
@@ -108,10 +120,18 @@ impl<'a> Client<'a> {
             Err(e) if (200..300).contains(&resp.status) => return Err(answer_lost(e, mutation)),
             Err(_) => return Err(http_error(&resp, mutation)),
         };
-        let Some(answer) = messages.into_iter().find(|m| m.get("id") == Some(&json!(id)) || m.get("error").is_some())
+        let Some(answer) = messages
+            .into_iter()
+            .find(|m| m.get("id") == Some(&json!(id)) || m.get("error").is_some())
         else {
-            let e = ToolError::schema_mismatch(format!("MoviePilot sent no JSON-RPC answer to `{method}`"));
-            return Err(if (200..300).contains(&resp.status) { answer_lost(e, mutation) } else { http_error(&resp, mutation) });
+            let e = ToolError::schema_mismatch(format!(
+                "MoviePilot sent no JSON-RPC answer to `{method}`"
+            ));
+            return Err(if (200..300).contains(&resp.status) {
+                answer_lost(e, mutation)
+            } else {
+                http_error(&resp, mutation)
+            });
         };
         if answer.get("error").is_some() {
             return Err(error_of(&answer, resp.status, mutation));
@@ -121,7 +141,10 @@ impl<'a> Client<'a> {
         }
         match answer.get("result") {
             Some(r) => Ok(r.clone()),
-            None => Err(answer_lost(ToolError::schema_mismatch("MoviePilot's answer has neither result nor error"), mutation)),
+            None => Err(answer_lost(
+                ToolError::schema_mismatch("MoviePilot's answer has neither result nor error"),
+                mutation,
+            )),
         }
     }
 
@@ -130,23 +153,43 @@ impl<'a> Client<'a> {
     /// # Errors
     /// Transport failures, failure statuses, and bodies that are not JSON.
     pub fn tool_schema(&self, name: &str) -> Result<Value, ToolError> {
-        let url = self.cfg.url.join(&format!("/tools/{}/schema", encode_segment(name)));
-        let req = HttpRequest { method: Method::Get, url, headers: self.headers(false), body: None, timeout_ms: self.timeout_ms };
-        let resp = self.upstream.send(&req, MAX_BODY_BYTES).map_err(|e| transport_error(&e, false))?;
+        let url = self
+            .cfg
+            .url
+            .join(&format!("/tools/{}/schema", encode_segment(name)));
+        let req = HttpRequest {
+            method: Method::Get,
+            url,
+            headers: self.headers(false),
+            body: None,
+            timeout_ms: self.timeout_ms,
+        };
+        let resp = self
+            .upstream
+            .send(&req, MAX_BODY_BYTES)
+            .map_err(|e| transport_error(&e, false))?;
         if resp.status == 404 {
-            return Err(ToolError::new(ErrorCode::NotFound, format!("MoviePilot has no schema for tool `{name}`")).with_status(404));
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!("MoviePilot has no schema for tool `{name}`"),
+            )
+            .with_status(404));
         }
         if !(200..300).contains(&resp.status) {
             return Err(http_error(&resp, false));
         }
         serde_json::from_slice(&resp.body).map_err(|_| {
-            ToolError::schema_mismatch(format!("MoviePilot's schema for `{name}` was not JSON")).with_status(resp.status)
+            ToolError::schema_mismatch(format!("MoviePilot's schema for `{name}` was not JSON"))
+                .with_status(resp.status)
         })
     }
 
     fn headers(&self, json_body: bool) -> Vec<(String, String)> {
         let mut h = vec![
-            ("accept".to_owned(), "application/json, text/event-stream".to_owned()),
+            (
+                "accept".to_owned(),
+                "application/json, text/event-stream".to_owned(),
+            ),
             // Full schemas, so discovery rarely needs the helper endpoint.
             ("x-mcp-schema-mode".to_owned(), "full".to_owned()),
         ];
@@ -165,7 +208,12 @@ impl<'a> Client<'a> {
         h
     }
 
-    fn post(&self, body: &Value, effect: Effect, timeout_ms: u64) -> Result<HttpResponse, ToolError> {
+    fn post(
+        &self,
+        body: &Value,
+        effect: Effect,
+        timeout_ms: u64,
+    ) -> Result<HttpResponse, ToolError> {
         let req = HttpRequest {
             method: Method::Post,
             url: self.cfg.url.as_str().to_owned(),
@@ -192,7 +240,10 @@ fn answer_lost(e: ToolError, mutation: bool) -> ToolError {
     if mutation {
         ToolError::new(
             ErrorCode::UnknownOutcome,
-            format!("the call was sent but its answer could not be read ({}); check with a read before retrying", e.message),
+            format!(
+                "the call was sent but its answer could not be read ({}); check with a read before retrying",
+                e.message
+            ),
         )
     } else {
         e
@@ -212,11 +263,17 @@ fn error_of(message: &Value, status: u16, mutation: bool) -> ToolError {
 
 /// The JSON-RPC messages in a response: one JSON object, or the `data:` events of an SSE stream.
 fn parse_messages(resp: &HttpResponse) -> Result<Vec<Value>, ToolError> {
-    let ct = resp.content_type.as_deref().unwrap_or("").to_ascii_lowercase();
+    let ct = resp
+        .content_type
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if let Some(enc) = resp.header("content-encoding")
         && !enc.eq_ignore_ascii_case("identity")
     {
-        return Err(ToolError::schema_mismatch("MoviePilot's answer was compressed, which the plugin does not accept"));
+        return Err(ToolError::schema_mismatch(
+            "MoviePilot's answer was compressed, which the plugin does not accept",
+        ));
     }
     if ct.starts_with("text/event-stream") {
         return Ok(sse_events(&String::from_utf8_lossy(&resp.body))
@@ -227,8 +284,13 @@ fn parse_messages(resp: &HttpResponse) -> Result<Vec<Value>, ToolError> {
     }
     match serde_json::from_slice::<Value>(&resp.body) {
         Ok(v @ Value::Object(_)) => Ok(vec![v]),
-        Ok(_) => Err(ToolError::schema_mismatch("MoviePilot's answer was not a JSON-RPC object").with_status(resp.status)),
-        Err(_) => Err(ToolError::schema_mismatch("MoviePilot's answer was not JSON").with_status(resp.status)),
+        Ok(_) => Err(
+            ToolError::schema_mismatch("MoviePilot's answer was not a JSON-RPC object")
+                .with_status(resp.status),
+        ),
+        Err(_) => Err(
+            ToolError::schema_mismatch("MoviePilot's answer was not JSON").with_status(resp.status),
+        ),
     }
 }
 
@@ -256,7 +318,8 @@ mod tests {
 
     #[test]
     fn sse_events_join_data_lines_and_skip_comments() {
-        let body = ": keep-alive\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata: {\"b\":2}\n";
+        let body =
+            ": keep-alive\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata: {\"b\":2}\n";
         assert_eq!(sse_events(body), ["{\"a\":\n1}", "{\"b\":2}"]);
     }
 }

@@ -47,7 +47,13 @@ impl MoviePilotConfig {
     /// The configured deadline for tool `tool` called with `operation_id` (if any).
     pub fn deadline_for(&self, tool: &str, operation_id: Option<&str>) -> Option<u64> {
         // Later entries (the operator's) win over the built-in defaults.
-        let pick = |key: &str| self.deadlines.iter().rev().find(|(k, _)| k == key).map(|(_, ms)| *ms);
+        let pick = |key: &str| {
+            self.deadlines
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, ms)| *ms)
+        };
         operation_id.and_then(pick).or_else(|| pick(tool))
     }
 }
@@ -63,7 +69,9 @@ fn flag(var: &dyn Fn(&str) -> Option<String>, name: &str, problems: &mut Vec<Str
         Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
         Some(_) => {
             // An unreadable switch stays off: the safe reading of a typo.
-            problems.push(format!("{name} must be 1/true/yes/on or 0/false/no/off; treated as off"));
+            problems.push(format!(
+                "{name} must be 1/true/yes/on or 0/false/no/off; treated as off"
+            ));
             false
         }
     }
@@ -71,13 +79,22 @@ fn flag(var: &dyn Fn(&str) -> Option<String>, name: &str, problems: &mut Vec<Str
 
 fn list(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<Vec<String>> {
     non_empty(var(name)).map(|v| {
-        v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
     })
 }
 
-fn deadlines(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Vec<(String, u64)> {
+fn deadlines(
+    var: &dyn Fn(&str) -> Option<String>,
+    problems: &mut Vec<String>,
+) -> Vec<(String, u64)> {
     let mut out = vec![("search.torrents".to_owned(), SEARCH_TORRENTS_DEADLINE_MS)];
-    let Some(raw) = non_empty(var("MEDIA_MCP_MOVIEPILOT_DEADLINES")) else { return out };
+    let Some(raw) = non_empty(var("MEDIA_MCP_MOVIEPILOT_DEADLINES")) else {
+        return out;
+    };
     for entry in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         match entry.split_once('=').map(|(k, v)| (k.trim(), v.trim().parse::<u64>())) {
             Some((k, Ok(ms))) if !k.is_empty() && (100..=MAX_DEADLINE_MS).contains(&ms) => {
@@ -93,7 +110,10 @@ fn deadlines(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -
 }
 
 /// Reads the MoviePilot settings; `None` when `MOVIEPILOT_URL` is unset or unusable.
-pub fn from_lookup(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Option<MoviePilotConfig> {
+pub fn from_lookup(
+    var: &dyn Fn(&str) -> Option<String>,
+    problems: &mut Vec<String>,
+) -> Option<MoviePilotConfig> {
     let raw = non_empty(var("MOVIEPILOT_URL"))?;
     let url = match BaseUrl::parse(&raw) {
         Ok(url) => url,
@@ -122,7 +142,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn read(pairs: &[(&str, &str)]) -> (Option<MoviePilotConfig>, Vec<String>) {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let mut problems = Vec::new();
         let cfg = from_lookup(&|k| map.get(k).cloned(), &mut problems);
         (cfg, problems)
@@ -132,9 +155,15 @@ mod tests {
     fn the_endpoint_url_keeps_its_path_and_refuses_keys() {
         let (c, _) = read(&[("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp/")]);
         assert_eq!(c.unwrap().url.as_str(), "https://mp.example/api/v1/mcp");
-        let (c, p) = read(&[("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp?apikey=secret")]);
+        let (c, p) = read(&[(
+            "MOVIEPILOT_URL",
+            "https://mp.example/api/v1/mcp?apikey=secret",
+        )]);
         assert!(c.is_none());
-        assert!(p[0].starts_with("MOVIEPILOT_URL") && !p[0].contains("secret"), "{p:?}");
+        assert!(
+            p[0].starts_with("MOVIEPILOT_URL") && !p[0].contains("secret"),
+            "{p:?}"
+        );
         assert!(read(&[]).0.is_none());
     }
 
@@ -148,13 +177,19 @@ mod tests {
             ("MOVIEPILOT_URL", "http://mp:3001/api/v1/mcp"),
             ("MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", "yes"),
             ("MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS", "maybe"),
-            ("MEDIA_MCP_MOVIEPILOT_API_ALLOW", " media.search, ,subscription.list"),
+            (
+                "MEDIA_MCP_MOVIEPILOT_API_ALLOW",
+                " media.search, ,subscription.list",
+            ),
             ("MEDIA_MCP_MOVIEPILOT_API_DENY", "system.restart"),
         ]);
         let c = c.unwrap();
         assert!(c.policy.allow_db_writes && !c.policy.allow_secrets);
         assert!(p[0].contains("MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS"));
-        assert_eq!(c.policy.api_allow.unwrap(), ["media.search", "subscription.list"]);
+        assert_eq!(
+            c.policy.api_allow.unwrap(),
+            ["media.search", "subscription.list"]
+        );
         assert_eq!(c.policy.api_deny, ["system.restart"]);
     }
 
@@ -162,14 +197,23 @@ mod tests {
     fn deadlines_default_to_300_s_for_torrent_searches_and_can_be_overridden() {
         let (c, _) = read(&[("MOVIEPILOT_URL", "http://mp/api/v1/mcp")]);
         let c = c.unwrap();
-        assert_eq!(c.deadline_for("moviepilot_api", Some("search.torrents")), Some(300_000));
+        assert_eq!(
+            c.deadline_for("moviepilot_api", Some("search.torrents")),
+            Some(300_000)
+        );
         assert_eq!(c.deadline_for("moviepilot_api", Some("media.search")), None);
         let (c, p) = read(&[
             ("MOVIEPILOT_URL", "http://mp/api/v1/mcp"),
-            ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "search.torrents=120000,search_media=45000,bad=1"),
+            (
+                "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+                "search.torrents=120000,search_media=45000,bad=1",
+            ),
         ]);
         let c = c.unwrap();
-        assert_eq!(c.deadline_for("moviepilot_api", Some("search.torrents")), Some(120_000));
+        assert_eq!(
+            c.deadline_for("moviepilot_api", Some("search.torrents")),
+            Some(120_000)
+        );
         assert_eq!(c.deadline_for("search_media", None), Some(45_000));
         assert!(p[0].contains("bad"), "{p:?}");
     }

@@ -38,14 +38,21 @@ pub struct Catalogue {
 }
 
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 128 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
 }
 
 /// Lists every tool. `full_schema_for`: which projected schemas to complete (`None`: all).
 ///
 /// # Errors
 /// Protocol failures, more than [`MAX_PAGES`] pages, a repeated cursor, or a malformed page.
-pub fn discover(client: &Client<'_>, full_schema_for: Option<&str>) -> Result<Catalogue, ToolError> {
+pub fn discover(
+    client: &Client<'_>,
+    full_schema_for: Option<&str>,
+) -> Result<Catalogue, ToolError> {
     let mut out = Catalogue::default();
     let mut seen_cursors: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
@@ -63,7 +70,9 @@ pub fn discover(client: &Client<'_>, full_schema_for: Option<&str>) -> Result<Ca
         let tools = result
             .get("tools")
             .and_then(Value::as_array)
-            .ok_or_else(|| ToolError::schema_mismatch("MoviePilot's tools/list answer has no tools array"))?;
+            .ok_or_else(|| {
+                ToolError::schema_mismatch("MoviePilot's tools/list answer has no tools array")
+            })?;
         for t in tools {
             take(t, &mut out);
         }
@@ -79,7 +88,11 @@ pub fn discover(client: &Client<'_>, full_schema_for: Option<&str>) -> Result<Ca
                 seen_cursors.push(c.clone());
                 cursor = Some(c.clone());
             }
-            Some(_) => return Err(ToolError::schema_mismatch("MoviePilot's nextCursor is not a string")),
+            Some(_) => {
+                return Err(ToolError::schema_mismatch(
+                    "MoviePilot's nextCursor is not a string",
+                ));
+            }
         }
     }
     let mut kept = Vec::with_capacity(out.tools.len());
@@ -91,7 +104,10 @@ pub fn discover(client: &Client<'_>, full_schema_for: Option<&str>) -> Result<Ca
                     tool.projected = false;
                 }
                 Err(e) => {
-                    out.problems.push(format!("tool `{}` skipped: its full schema could not be read ({})", tool.name, e.message));
+                    out.problems.push(format!(
+                        "tool `{}` skipped: its full schema could not be read ({})",
+                        tool.name, e.message
+                    ));
                     continue;
                 }
             }
@@ -106,26 +122,42 @@ fn take(t: &Value, out: &mut Catalogue) {
     let name = t.get("name").and_then(Value::as_str).unwrap_or("");
     if !valid_name(name) {
         let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
-        out.problems.push(format!("a tool with the unusable name `{shown}` was skipped"));
+        out.problems.push(format!(
+            "a tool with the unusable name `{shown}` was skipped"
+        ));
         return;
     }
     if out.tools.len() >= MAX_TOOLS {
-        out.problems.push(format!("tool `{name}` skipped: more than {MAX_TOOLS} tools"));
+        out.problems.push(format!(
+            "tool `{name}` skipped: more than {MAX_TOOLS} tools"
+        ));
         return;
     }
     if out.tools.iter().any(|x| x.name == name) {
-        out.problems.push(format!("tool `{name}` listed twice; the first is kept"));
+        out.problems
+            .push(format!("tool `{name}` listed twice; the first is kept"));
         return;
     }
-    let schema = t.get("inputSchema").cloned().unwrap_or(json!({"type": "object"}));
+    let schema = t
+        .get("inputSchema")
+        .cloned()
+        .unwrap_or(json!({"type": "object"}));
     if !is_object_schema(&schema) {
-        out.problems.push(format!("tool `{name}` skipped: its inputSchema is not an object schema"));
+        out.problems.push(format!(
+            "tool `{name}` skipped: its inputSchema is not an object schema"
+        ));
         return;
     }
     out.tools.push(UpstreamTool {
         name: name.to_owned(),
-        description: t.get("description").and_then(Value::as_str).unwrap_or("").to_owned(),
-        projected: schema.get(PROJECTION_MARKER).is_some_and(|m| !m.is_null() && m != &json!(false)),
+        description: t
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        projected: schema
+            .get(PROJECTION_MARKER)
+            .is_some_and(|m| !m.is_null() && m != &json!(false)),
         input_schema: schema,
     })
 }
@@ -143,15 +175,22 @@ pub fn full_schema(client: &Client<'_>, name: &str) -> Result<Value, ToolError> 
     let schema = match &body {
         Value::Object(o) if o.contains_key("success") && o.contains_key("data") => {
             if o.get("success") == Some(&json!(false)) {
-                let msg = o.get("message").and_then(Value::as_str).unwrap_or("no reason given");
-                return Err(ToolError::schema_mismatch(format!("MoviePilot refused the schema: {msg}")));
+                let msg = o
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                return Err(ToolError::schema_mismatch(format!(
+                    "MoviePilot refused the schema: {msg}"
+                )));
             }
             o["data"].clone()
         }
         _ => body,
     };
     if !is_object_schema(&schema) || schema.get(PROJECTION_MARKER).is_some() {
-        return Err(ToolError::schema_mismatch("MoviePilot's full schema is not a complete object schema"));
+        return Err(ToolError::schema_mismatch(
+            "MoviePilot's full schema is not a complete object schema",
+        ));
     }
     Ok(schema)
 }

@@ -36,15 +36,31 @@ pub const STATUS_TOOL: &str = "moviepilot_status";
 const MAX_CALL_MS: u64 = 900_000;
 
 /// The bridged tools for the catalogue, after the plugin's own tools named `taken`.
-pub fn list(cfg: &MoviePilotConfig, upstream: &dyn crate::upstream::Upstream, taken: &[&str], timeout_ms: u64) -> Vec<ToolDescriptor> {
+pub fn list(
+    cfg: &MoviePilotConfig,
+    upstream: &dyn crate::upstream::Upstream,
+    taken: &[&str],
+    timeout_ms: u64,
+) -> Vec<ToolDescriptor> {
     let client = Client::new(upstream, cfg, timeout_ms);
     let catalogue = match client.handshake().and_then(|_| discover(&client, None)) {
         Ok(c) => c,
-        Err(e) => return vec![status_descriptor(&[format!("MoviePilot's tools are unavailable: {}", e.message)])],
+        Err(e) => {
+            return vec![status_descriptor(&[format!(
+                "MoviePilot's tools are unavailable: {}",
+                e.message
+            )])];
+        }
     };
     let (kept, problems) = split(catalogue, taken);
-    let mut out: Vec<ToolDescriptor> = kept.iter().map(|t| republish::descriptor(t, &cfg.policy)).collect();
-    if !problems.is_empty() && !out.iter().any(|t| t.name == STATUS_TOOL) && !taken.contains(&STATUS_TOOL) {
+    let mut out: Vec<ToolDescriptor> = kept
+        .iter()
+        .map(|t| republish::descriptor(t, &cfg.policy))
+        .collect();
+    if !problems.is_empty()
+        && !out.iter().any(|t| t.name == STATUS_TOOL)
+        && !taken.contains(&STATUS_TOOL)
+    {
         out.push(status_descriptor(&problems));
     }
     out
@@ -52,7 +68,10 @@ pub fn list(cfg: &MoviePilotConfig, upstream: &dyn crate::upstream::Upstream, ta
 
 /// Usable tools and the problems found, collisions with `taken` first.
 fn split(catalogue: Catalogue, taken: &[&str]) -> (Vec<discovery::UpstreamTool>, Vec<String>) {
-    let (clashing, kept): (Vec<_>, Vec<_>) = catalogue.tools.into_iter().partition(|t| taken.contains(&t.name.as_str()));
+    let (clashing, kept): (Vec<_>, Vec<_>) = catalogue
+        .tools
+        .into_iter()
+        .partition(|t| taken.contains(&t.name.as_str()));
     let names: Vec<String> = clashing.into_iter().map(|t| t.name).collect();
     let mut problems: Vec<String> = republish::collision_problem(&names).into_iter().collect();
     problems.extend(catalogue.problems);
@@ -95,7 +114,10 @@ pub fn call(
     timeout_ms: u64,
 ) -> Result<contract::Rendered, UnknownTool> {
     let client = Client::new(upstream, cfg, timeout_ms);
-    let reply = match client.handshake().and_then(|_| discover(&client, Some(name))) {
+    let reply = match client
+        .handshake()
+        .and_then(|_| discover(&client, Some(name)))
+    {
         Err(e) => Reply::failure(e),
         Ok(catalogue) => {
             let (kept, problems) = split(catalogue, taken);
@@ -112,27 +134,50 @@ pub fn call(
 fn status_reply(count: usize, problems: Vec<String>) -> Reply {
     let message = format!("MoviePilot answers and offers {count} usable tool(s)");
     let data = json!({"kind": "moviepilot_result", "tool": STATUS_TOOL, "success": problems.is_empty(), "message": message});
-    match problems.iter().find(|p| p.starts_with("configuration error")) {
-        Some(p) => Reply { data: Some(data), ..Reply::failure(result::own_error(ErrorCode::UnsupportedCapability, p)) },
-        None => Reply::ok(data).warn_all(problems).warn("list the tools again to see MoviePilot's current tools"),
+    match problems
+        .iter()
+        .find(|p| p.starts_with("configuration error"))
+    {
+        Some(p) => Reply {
+            data: Some(data),
+            ..Reply::failure(result::own_error(ErrorCode::UnsupportedCapability, p))
+        },
+        None => Reply::ok(data)
+            .warn_all(problems)
+            .warn("list the tools again to see MoviePilot's current tools"),
     }
 }
 
 fn parse(arguments: &str) -> Result<Map<String, Value>, ToolError> {
-    let text = if arguments.trim().is_empty() { "{}" } else { arguments };
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        _ => Err(ToolError::invalid_argument("arguments", "arguments must be a JSON object")),
+        _ => Err(ToolError::invalid_argument(
+            "arguments",
+            "arguments must be a JSON object",
+        )),
     }
 }
 
-fn invoke(client: &Client<'_>, cfg: &MoviePilotConfig, tool: &discovery::UpstreamTool, arguments: &str, timeout_ms: u64) -> Reply {
+fn invoke(
+    client: &Client<'_>,
+    cfg: &MoviePilotConfig,
+    tool: &discovery::UpstreamTool,
+    arguments: &str,
+    timeout_ms: u64,
+) -> Reply {
     let args = match parse(arguments) {
         Ok(a) => a,
         Err(e) => return Reply::failure(e),
     };
     let value = Value::Object(args);
-    if let Err(e) = schema::check(&tool.input_schema, &value).and_then(|_| policy::check(&tool.name, value.as_object().expect("object"), &cfg.policy)) {
+    if let Err(e) = schema::check(&tool.input_schema, &value)
+        .and_then(|_| policy::check(&tool.name, value.as_object().expect("object"), &cfg.policy))
+    {
         return Reply::failure(e);
     }
     let args = value.as_object().expect("object");

@@ -10,13 +10,28 @@ use crate::contract::{ErrorCode, ToolError};
 use serde_json::{Map, Value};
 
 /// Bridged tools known to only read, whatever their arguments (MoviePilot's query/search tools).
-pub const KNOWN_READ_TOOLS: &[&str] = &["search_media", "query_subscribes", "query_media_library", "query_downloaders"];
+pub const KNOWN_READ_TOOLS: &[&str] = &[
+    "search_media",
+    "query_subscribes",
+    "query_media_library",
+    "query_downloaders",
+];
 
 /// `moviepilot_api` operations that only read (MoviePilot document §2.3, §5).
 pub const KNOWN_READ_OPERATIONS: &[&str] = &[
-    "media.search", "media.detail", "subscription.list", "subscription.find", "library.exists",
-    "config.system.list", "config.system.describe", "plugin.installed", "plugin.capabilities",
-    "transfer.history", "subscription.execution.list", "subscription.execution.get", "search.torrents",
+    "media.search",
+    "media.detail",
+    "subscription.list",
+    "subscription.find",
+    "library.exists",
+    "config.system.list",
+    "config.system.describe",
+    "plugin.installed",
+    "plugin.capabilities",
+    "transfer.history",
+    "subscription.execution.list",
+    "subscription.execution.get",
+    "search.torrents",
     "search.title",
 ];
 
@@ -41,7 +56,10 @@ fn switched_on(v: Option<&Value>) -> bool {
 }
 
 fn refuse(field: &str, message: String) -> ToolError {
-    ToolError { field: Some(field.to_owned()), ..super::result::own_error(ErrorCode::Forbidden, &message) }
+    ToolError {
+        field: Some(field.to_owned()),
+        ..super::result::own_error(ErrorCode::Forbidden, &message)
+    }
 }
 
 /// Checks a call of bridged tool `tool` against the policy.
@@ -58,7 +76,10 @@ pub fn check(tool: &str, args: &Map<String, Value>, policy: &Policy) -> Result<(
 
 fn check_database(args: &Map<String, Value>, policy: &Policy) -> Result<(), ToolError> {
     let inner = inner(args).unwrap_or_default();
-    let raw_inner_secret = args.get("arguments").and_then(Value::as_str).is_some_and(|s| s.contains("show_secrets"));
+    let raw_inner_secret = args
+        .get("arguments")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.contains("show_secrets"));
     if (switched_on(inner.get("show_secrets")) || raw_inner_secret) && !policy.allow_secrets {
         return Err(refuse(
             "arguments.show_secrets",
@@ -70,10 +91,16 @@ fn check_database(args: &Map<String, Value>, policy: &Policy) -> Result<(), Tool
     }
     let action = args.get("action").and_then(Value::as_str).unwrap_or("");
     if !DB_READ_ACTIONS.contains(&action) {
-        let shown: String = action.chars().filter(|c| !c.is_control()).take(40).collect();
+        let shown: String = action
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect();
         return Err(refuse(
             "action",
-            format!("refused by policy: database_operation is limited to tables, schema and read-only query (got `{shown}`); set MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES=1 to allow writes"),
+            format!(
+                "refused by policy: database_operation is limited to tables, schema and read-only query (got `{shown}`); set MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES=1 to allow writes"
+            ),
         ));
     }
     if action == "query" && switched_on(inner.get("write")) {
@@ -86,12 +113,17 @@ fn check_database(args: &Map<String, Value>, policy: &Policy) -> Result<(), Tool
 }
 
 fn check_api(args: &Map<String, Value>, policy: &Policy) -> Result<(), ToolError> {
-    let op = args.get("operation_id").and_then(Value::as_str).unwrap_or("");
+    let op = args
+        .get("operation_id")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let shown: String = op.chars().filter(|c| !c.is_control()).take(80).collect();
     if policy.api_deny.iter().any(|d| d == op) {
         return Err(refuse(
             "operation_id",
-            format!("refused by policy: operation `{shown}` is listed in MEDIA_MCP_MOVIEPILOT_API_DENY; remove it there to allow it"),
+            format!(
+                "refused by policy: operation `{shown}` is listed in MEDIA_MCP_MOVIEPILOT_API_DENY; remove it there to allow it"
+            ),
         ));
     }
     if let Some(allow) = &policy.api_allow
@@ -99,7 +131,9 @@ fn check_api(args: &Map<String, Value>, policy: &Policy) -> Result<(), ToolError
     {
         return Err(refuse(
             "operation_id",
-            format!("refused by policy: operation `{shown}` is not in MEDIA_MCP_MOVIEPILOT_API_ALLOW; add it there to allow it"),
+            format!(
+                "refused by policy: operation `{shown}` is not in MEDIA_MCP_MOVIEPILOT_API_ALLOW; add it there to allow it"
+            ),
         ));
     }
     Ok(())
@@ -112,7 +146,10 @@ pub fn call_is_read(tool: &str, args: &Map<String, Value>) -> bool {
             let action = args.get("action").and_then(Value::as_str).unwrap_or("");
             match action {
                 "tables" | "schema" => true,
-                "query" => inner(args).is_some_and(|i| !switched_on(i.get("write"))) || args.get("arguments").is_none(),
+                "query" => {
+                    inner(args).is_some_and(|i| !switched_on(i.get("write")))
+                        || args.get("arguments").is_none()
+                }
                 _ => false,
             }
         }
@@ -129,9 +166,11 @@ pub fn tool_is_read_only(tool: &str, policy: &Policy) -> bool {
     match tool {
         "database_operation" => !policy.allow_db_writes,
         // Only an allowlist of known reads makes every possible call a read.
-        "moviepilot_api" => {
-            policy.api_allow.as_ref().is_some_and(|allow| allow.iter().all(|op| KNOWN_READ_OPERATIONS.contains(&op.as_str())))
-        }
+        "moviepilot_api" => policy.api_allow.as_ref().is_some_and(|allow| {
+            allow
+                .iter()
+                .all(|op| KNOWN_READ_OPERATIONS.contains(&op.as_str()))
+        }),
         _ => KNOWN_READ_TOOLS.contains(&tool),
     }
 }
@@ -148,49 +187,133 @@ mod tests {
     #[test]
     fn database_reads_pass_and_writes_name_their_setting() {
         let p = Policy::default();
-        for ok in [json!({"action": "tables", "arguments": {}}), json!({"action": "schema", "arguments": {"table_name": "site"}}),
-                   json!({"action": "query", "arguments": {"sql": "select 1", "write": false}})] {
+        for ok in [
+            json!({"action": "tables", "arguments": {}}),
+            json!({"action": "schema", "arguments": {"table_name": "site"}}),
+            json!({"action": "query", "arguments": {"sql": "select 1", "write": false}}),
+        ] {
             assert!(check("database_operation", &args(ok), &p).is_ok());
         }
         for (bad, setting) in [
-            (json!({"action": "write", "arguments": {"sql": "delete from site"}}), "ALLOW_DB_WRITES"),
-            (json!({"action": "Write", "arguments": {}}), "ALLOW_DB_WRITES"),
-            (json!({"action": "query", "arguments": {"sql": "x", "write": true}}), "ALLOW_DB_WRITES"),
-            (json!({"action": "query", "arguments": "{\"sql\": \"x\", \"write\": \"yes\"}"}), "ALLOW_DB_WRITES"),
-            (json!({"action": "query", "arguments": {"sql": "select * from systemconfig", "show_secrets": true}}), "ALLOW_SECRETS"),
-            (json!({"action": "tables", "arguments": "{\"show_secrets\": 1}"}), "ALLOW_SECRETS"),
+            (
+                json!({"action": "write", "arguments": {"sql": "delete from site"}}),
+                "ALLOW_DB_WRITES",
+            ),
+            (
+                json!({"action": "Write", "arguments": {}}),
+                "ALLOW_DB_WRITES",
+            ),
+            (
+                json!({"action": "query", "arguments": {"sql": "x", "write": true}}),
+                "ALLOW_DB_WRITES",
+            ),
+            (
+                json!({"action": "query", "arguments": "{\"sql\": \"x\", \"write\": \"yes\"}"}),
+                "ALLOW_DB_WRITES",
+            ),
+            (
+                json!({"action": "query", "arguments": {"sql": "select * from systemconfig", "show_secrets": true}}),
+                "ALLOW_SECRETS",
+            ),
+            (
+                json!({"action": "tables", "arguments": "{\"show_secrets\": 1}"}),
+                "ALLOW_SECRETS",
+            ),
         ] {
             let e = check("database_operation", &args(bad.clone()), &p).unwrap_err();
             assert_eq!(e.code, ErrorCode::Forbidden, "{bad}");
             assert!(e.message.contains(setting), "{bad}: {}", e.message);
         }
-        let open = Policy { allow_db_writes: true, allow_secrets: true, ..Policy::default() };
-        assert!(check("database_operation", &args(json!({"action": "write", "arguments": {"sql": "x", "show_secrets": true}})), &open).is_ok());
+        let open = Policy {
+            allow_db_writes: true,
+            allow_secrets: true,
+            ..Policy::default()
+        };
+        assert!(
+            check(
+                "database_operation",
+                &args(json!({"action": "write", "arguments": {"sql": "x", "show_secrets": true}})),
+                &open
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn api_operations_pass_the_allow_and_deny_lists() {
-        let p = Policy { api_allow: Some(vec!["media.search".into(), "subscription.add".into()]), api_deny: vec!["subscription.add".into()], ..Policy::default() };
-        assert!(check("moviepilot_api", &args(json!({"operation_id": "media.search"})), &p).is_ok());
-        let e = check("moviepilot_api", &args(json!({"operation_id": "subscription.add"})), &p).unwrap_err();
+        let p = Policy {
+            api_allow: Some(vec!["media.search".into(), "subscription.add".into()]),
+            api_deny: vec!["subscription.add".into()],
+            ..Policy::default()
+        };
+        assert!(
+            check(
+                "moviepilot_api",
+                &args(json!({"operation_id": "media.search"})),
+                &p
+            )
+            .is_ok()
+        );
+        let e = check(
+            "moviepilot_api",
+            &args(json!({"operation_id": "subscription.add"})),
+            &p,
+        )
+        .unwrap_err();
         assert!(e.message.contains("MEDIA_MCP_MOVIEPILOT_API_DENY"));
-        let e = check("moviepilot_api", &args(json!({"operation_id": "system.restart"})), &p).unwrap_err();
+        let e = check(
+            "moviepilot_api",
+            &args(json!({"operation_id": "system.restart"})),
+            &p,
+        )
+        .unwrap_err();
         assert!(e.message.contains("MEDIA_MCP_MOVIEPILOT_API_ALLOW"));
-        assert!(check("moviepilot_api", &args(json!({"operation_id": "system.restart"})), &Policy::default()).is_ok());
+        assert!(
+            check(
+                "moviepilot_api",
+                &args(json!({"operation_id": "system.restart"})),
+                &Policy::default()
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn only_provable_reads_are_reads() {
-        assert!(call_is_read("moviepilot_api", &args(json!({"operation_id": "media.search"}))));
-        assert!(!call_is_read("moviepilot_api", &args(json!({"operation_id": "subscription.add"}))));
+        assert!(call_is_read(
+            "moviepilot_api",
+            &args(json!({"operation_id": "media.search"}))
+        ));
+        assert!(!call_is_read(
+            "moviepilot_api",
+            &args(json!({"operation_id": "subscription.add"}))
+        ));
         assert!(!call_is_read("add_subscribe", &args(json!({}))));
-        assert!(call_is_read("database_operation", &args(json!({"action": "query", "arguments": {"sql": "x"}}))));
-        assert!(!call_is_read("database_operation", &args(json!({"action": "query", "arguments": {"sql": "x", "write": true}}))));
+        assert!(call_is_read(
+            "database_operation",
+            &args(json!({"action": "query", "arguments": {"sql": "x"}}))
+        ));
+        assert!(!call_is_read(
+            "database_operation",
+            &args(json!({"action": "query", "arguments": {"sql": "x", "write": true}}))
+        ));
         let p = Policy::default();
         assert!(tool_is_read_only("database_operation", &p));
-        assert!(!tool_is_read_only("database_operation", &Policy { allow_db_writes: true, ..p.clone() }));
+        assert!(!tool_is_read_only(
+            "database_operation",
+            &Policy {
+                allow_db_writes: true,
+                ..p.clone()
+            }
+        ));
         assert!(!tool_is_read_only("moviepilot_api", &p));
-        assert!(tool_is_read_only("moviepilot_api", &Policy { api_allow: Some(vec!["media.search".into()]), ..p.clone() }));
+        assert!(tool_is_read_only(
+            "moviepilot_api",
+            &Policy {
+                api_allow: Some(vec!["media.search".into()]),
+                ..p.clone()
+            }
+        ));
         assert!(!tool_is_read_only("some_plugin_tool", &p));
     }
 }

@@ -21,7 +21,8 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 pub fn extra_defs() -> &'static Map<String, Value> {
     static DEFS: OnceLock<Map<String, Value>> = OnceLock::new();
     DEFS.get_or_init(|| {
-        let root: Value = serde_json::from_str(include_str!("defs.json")).expect("moviepilot defs.json is JSON");
+        let root: Value =
+            serde_json::from_str(include_str!("defs.json")).expect("moviepilot defs.json is JSON");
         match root.get("$defs") {
             Some(Value::Object(defs)) => defs.clone(),
             _ => panic!("moviepilot defs.json has an object `$defs`"),
@@ -36,10 +37,20 @@ pub fn output_schema(name: &str) -> Value {
 
 /// Third-party text made safe to publish: no control characters, whitespace collapsed, bounded.
 pub fn sanitize_description(text: &str) -> String {
-    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()).collect();
-    let flat: String = words.join(" ").chars().filter(|c| !c.is_control() && !is_invisible(*c)).collect();
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let flat: String = words
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control() && !is_invisible(*c))
+        .collect();
     if flat.chars().count() > MAX_DESCRIPTION_CHARS {
-        format!("{}…", flat.chars().take(MAX_DESCRIPTION_CHARS).collect::<String>())
+        format!(
+            "{}…",
+            flat.chars().take(MAX_DESCRIPTION_CHARS).collect::<String>()
+        )
     } else {
         flat
     }
@@ -114,18 +125,34 @@ mod tests {
     fn the_output_schema_uses_the_envelope_and_our_family() {
         let s = output_schema("search_media");
         assert_eq!(s["properties"]["operation"]["const"], "search_media");
-        assert_eq!(s["properties"]["data"]["oneOf"][0]["$ref"], "#/$defs/moviepilot_result");
+        assert_eq!(
+            s["properties"]["data"]["oneOf"][0]["$ref"],
+            "#/$defs/moviepilot_result"
+        );
         let mut names: Vec<_> = s["$defs"].as_object().unwrap().keys().cloned().collect();
         names.sort();
         assert_eq!(names, ["error", "moviepilot_result"]);
         assert!(jsonschema::validator_for(&s).is_ok());
-        assert!(!crate::contract::compose::shared_defs().contains_key(FAMILY), "defs.json stays the shared library");
+        assert!(
+            !crate::contract::compose::shared_defs().contains_key(FAMILY),
+            "defs.json stays the shared library"
+        );
     }
 
     #[test]
     fn unknown_tools_are_conservative_writes() {
         let a = annotations("add_subscribe", &Policy::default());
-        assert_eq!((a["readOnlyHint"].clone(), a["destructiveHint"].clone(), a["idempotentHint"].clone()), (json!(false), json!(true), json!(false)));
-        assert_eq!(annotations("search_media", &Policy::default())["readOnlyHint"], true);
+        assert_eq!(
+            (
+                a["readOnlyHint"].clone(),
+                a["destructiveHint"].clone(),
+                a["idempotentHint"].clone()
+            ),
+            (json!(false), json!(true), json!(false))
+        );
+        assert_eq!(
+            annotations("search_media", &Policy::default())["readOnlyHint"],
+            true
+        );
     }
 }

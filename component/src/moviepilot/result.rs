@@ -16,7 +16,10 @@ const MAX_MESSAGE_CHARS: usize = 2000;
 /// An error whose message is the plugin's own text (setting names like
 /// `MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS` would otherwise be redacted as key-like words).
 pub fn own_error(code: ErrorCode, message: &str) -> ToolError {
-    ToolError { message: message.chars().filter(|c| !c.is_control()).collect(), ..ToolError::new(code, "") }
+    ToolError {
+        message: message.chars().filter(|c| !c.is_control()).collect(),
+        ..ToolError::new(code, "")
+    }
 }
 
 /// The error for a failure status without a JSON-RPC error body.
@@ -28,46 +31,93 @@ pub fn http_error(resp: &HttpResponse, mutation: bool) -> ToolError {
             "MoviePilot refused the API key: check the X-API-KEY the host injects (MOVIEPILOT_API_KEY) and that MoviePilot has a valid superuser",
         ),
         // Authentication and other runtime services may not be initialised yet; nothing ran.
-        503 => ToolError::new(ErrorCode::UpstreamRejected, "MoviePilot is not ready yet (HTTP 503); try again shortly")
-            .retryable(true)
-            .with_retry_after(resp.retry_after_seconds),
+        503 => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "MoviePilot is not ready yet (HTTP 503); try again shortly",
+        )
+        .retryable(true)
+        .with_retry_after(resp.retry_after_seconds),
         404 | 405 => ToolError::new(
             ErrorCode::UnsupportedCapability,
             "configuration error: MOVIEPILOT_URL does not answer as an MCP endpoint; it must be the endpoint itself, for example https://host/api/v1/mcp",
         ),
         _ => match status_error(resp, mutation) {
             Some(e) => return e,
-            None => ToolError::new(ErrorCode::UpstreamSchemaMismatch, format!("unexpected answer from MoviePilot (HTTP {status})")),
+            None => ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                format!("unexpected answer from MoviePilot (HTTP {status})"),
+            ),
         },
     };
     err.with_status(status)
 }
 
 /// The error for a JSON-RPC `error` object received with HTTP `status`.
-pub fn rpc_error(code: i64, message: &str, data: Option<&Value>, status: u16, mutation: bool) -> ToolError {
+pub fn rpc_error(
+    code: i64,
+    message: &str,
+    data: Option<&Value>,
+    status: u16,
+    mutation: bool,
+) -> ToolError {
     let detail = match data {
         Some(Value::String(s)) if !s.is_empty() => format!("{message}: {s}"),
         _ => message.to_owned(),
     };
     let err = match code {
-        -32602 => ToolError::new(ErrorCode::InvalidArgument, format!("MoviePilot rejected the parameters: {detail}")),
+        -32602 => ToolError::new(
+            ErrorCode::InvalidArgument,
+            format!("MoviePilot rejected the parameters: {detail}"),
+        ),
         // Our own request was malformed: a plugin fault, not the caller's.
-        -32700 | -32600 => ToolError::internal(format!("MoviePilot could not read the plugin's request (JSON-RPC {code}): {message}")),
-        -32601 => ToolError::new(ErrorCode::UnsupportedCapability, format!("MoviePilot does not implement this MCP method: {message}")),
+        -32700 | -32600 => ToolError::internal(format!(
+            "MoviePilot could not read the plugin's request (JSON-RPC {code}): {message}"
+        )),
+        -32601 => ToolError::new(
+            ErrorCode::UnsupportedCapability,
+            format!("MoviePilot does not implement this MCP method: {message}"),
+        ),
         -32603 if mutation => ToolError::new(
             ErrorCode::UnknownOutcome,
-            format!("MoviePilot failed while handling the call ({detail}); its effect is unknown, check with a read before retrying"),
+            format!(
+                "MoviePilot failed while handling the call ({detail}); its effect is unknown, check with a read before retrying"
+            ),
         ),
-        -32603 => ToolError::new(ErrorCode::UpstreamRejected, format!("MoviePilot reported an internal error: {detail}")),
-        _ if status == 401 => return http_error(&HttpResponse { status, ..Default::default() }, mutation),
-        _ => ToolError::new(ErrorCode::UpstreamRejected, format!("MoviePilot answered with JSON-RPC error {code}: {detail}")),
+        -32603 => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("MoviePilot reported an internal error: {detail}"),
+        ),
+        _ if status == 401 => {
+            return http_error(
+                &HttpResponse {
+                    status,
+                    ..Default::default()
+                },
+                mutation,
+            );
+        }
+        _ => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("MoviePilot answered with JSON-RPC error {code}: {detail}"),
+        ),
     };
-    if (100..=599).contains(&status) && status != 200 { err.with_status(status) } else { err }
+    if (100..=599).contains(&status) && status != 200 {
+        err.with_status(status)
+    } else {
+        err
+    }
 }
 
 fn bounded(text: &str, max: usize) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control() || *c == '\n' || *c == '\t').collect();
-    if clean.chars().count() > max { format!("{}…", clean.chars().take(max).collect::<String>()) } else { clean }
+    let clean: String = text
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+        .collect();
+    if clean.chars().count() > max {
+        format!("{}…", clean.chars().take(max).collect::<String>())
+    } else {
+        clean
+    }
 }
 
 /// Only the documented counters, only when they are non-negative integers (absent stays absent).
@@ -75,14 +125,25 @@ fn collection(v: &Value) -> Option<Value> {
     let obj = v.as_object()?;
     let kept: Map<String, Value> = ["result_count", "total_count", "page", "count"]
         .iter()
-        .filter_map(|k| obj.get(*k).filter(|n| n.as_u64().is_some()).map(|n| ((*k).to_owned(), n.clone())))
+        .filter_map(|k| {
+            obj.get(*k)
+                .filter(|n| n.as_u64().is_some())
+                .map(|n| ((*k).to_owned(), n.clone()))
+        })
         .collect();
     (!kept.is_empty()).then_some(Value::Object(kept))
 }
 
 const KNOWN_KEYS: [&str; 9] = [
-    "success", "message", "error", "input_contract", "execution_outcome", "collection",
-    "tool_result_truncated", "content_preview", "data",
+    "success",
+    "message",
+    "error",
+    "input_contract",
+    "execution_outcome",
+    "collection",
+    "tool_result_truncated",
+    "content_preview",
+    "data",
 ];
 
 /// The `moviepilot_result` projection of a business JSON object.
@@ -93,7 +154,11 @@ fn project(tool: &str, business: &Map<String, Value>) -> Value {
     if let Some(b) = business.get("success").and_then(Value::as_bool) {
         out.insert("success".into(), json!(b));
     }
-    if let Some(m) = business.get("message").and_then(Value::as_str).filter(|m| !m.is_empty()) {
+    if let Some(m) = business
+        .get("message")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+    {
         out.insert("message".into(), json!(bounded(m, MAX_MESSAGE_CHARS)));
     }
     if let Some(kind) = error_kind(business) {
@@ -118,8 +183,11 @@ fn project(tool: &str, business: &Map<String, Value>) -> Value {
         Some(_) => {}
         None => {
             // A tool without the usual wrapper: pass its other fields on as the data.
-            let rest: Map<String, Value> =
-                business.iter().filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let rest: Map<String, Value> = business
+                .iter()
+                .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             if !rest.is_empty() {
                 out.insert("data".into(), Value::Object(rest));
             }
@@ -132,13 +200,18 @@ fn project(tool: &str, business: &Map<String, Value>) -> Value {
 fn error_kind(business: &Map<String, Value>) -> Option<String> {
     match business.get("error")? {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Object(o) => ["code", "type", "kind", "error"].iter().find_map(|k| o.get(*k)?.as_str().map(str::to_owned)),
+        Value::Object(o) => ["code", "type", "kind", "error"]
+            .iter()
+            .find_map(|k| o.get(*k)?.as_str().map(str::to_owned)),
         _ => None,
     }
 }
 
 fn input_contract(business: &Map<String, Value>) -> Option<&Value> {
-    business.get("input_contract").or_else(|| business.get("error")?.get("input_contract")).filter(|v| !v.is_null())
+    business
+        .get("input_contract")
+        .or_else(|| business.get("error")?.get("input_contract"))
+        .filter(|v| !v.is_null())
 }
 
 /// Turns a `tools/call` result into the reply for `tool`. `mutation`: the call may change state.
@@ -154,63 +227,108 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
         .collect();
     let skipped = content.len() - texts.len();
     let text = texts.join("\n");
-    let is_error = result.get("isError").and_then(Value::as_bool).unwrap_or(false);
+    let is_error = result
+        .get("isError")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let reply = match serde_json::from_str::<Value>(text.trim()) {
         Ok(Value::Object(business)) => business_reply(tool, &business, is_error),
         _ if is_error => Reply::failure(tool_error_text(tool, &text)),
         _ => plain_text(tool, &text, mutation),
     };
     if skipped > 0 {
-        reply.warn(format!("{skipped} non-text content block(s) from MoviePilot were left out"))
+        reply.warn(format!(
+            "{skipped} non-text content block(s) from MoviePilot were left out"
+        ))
     } else {
         reply
     }
 }
 
 fn unknown(why: &str) -> ToolError {
-    ToolError::new(ErrorCode::UnknownOutcome, format!("{why}; the effect is unknown, check with a read before retrying"))
+    ToolError::new(
+        ErrorCode::UnknownOutcome,
+        format!("{why}; the effect is unknown, check with a read before retrying"),
+    )
 }
 
 /// `isError` with prose, for example `错误: 工具 'x' 未找到`.
 fn tool_error_text(tool: &str, text: &str) -> ToolError {
     let msg = text.trim().trim_start_matches("错误:").trim();
-    if msg.contains("未找到") || msg.to_ascii_lowercase().contains("not found") && msg.contains(tool) {
+    if msg.contains("未找到")
+        || msg.to_ascii_lowercase().contains("not found") && msg.contains(tool)
+    {
         return ToolError::new(
             ErrorCode::NotFound,
             format!("MoviePilot no longer offers the tool `{tool}`; list the tools again"),
         );
     }
-    ToolError::new(ErrorCode::UpstreamRejected, format!("MoviePilot reported a tool failure: {}", bounded(msg, 300)))
+    ToolError::new(
+        ErrorCode::UpstreamRejected,
+        format!("MoviePilot reported a tool failure: {}", bounded(msg, 300)),
+    )
 }
 
 fn plain_text(tool: &str, text: &str, mutation: bool) -> Reply {
-    let data = json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(text, MAX_TEXT_CHARS)});
+    let data =
+        json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(text, MAX_TEXT_CHARS)});
     // Prose cannot be checked for success: never reported as one.
     let err = if mutation {
         unknown("MoviePilot answered with text, not a JSON result, so the change is not confirmed")
     } else {
-        ToolError::schema_mismatch("MoviePilot answered with text, not a JSON result; it is passed back in data.text unconfirmed")
+        ToolError::schema_mismatch(
+            "MoviePilot answered with text, not a JSON result; it is passed back in data.text unconfirmed",
+        )
     };
-    Reply { data: Some(data), ..Reply::failure(err) }
+    Reply {
+        data: Some(data),
+        ..Reply::failure(err)
+    }
 }
 
 fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> Reply {
     let data = project(tool, business);
     let kind = error_kind(business);
     let failed = is_error || business.get("success") == Some(&json!(false)) || kind.is_some();
-    let message = data.get("message").and_then(Value::as_str).unwrap_or("").to_owned();
+    let message = data
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     let mut reply = if failed {
-        let what = if message.is_empty() { kind.clone().unwrap_or_else(|| "no reason given".into()) } else { message.clone() };
+        let what = if message.is_empty() {
+            kind.clone().unwrap_or_else(|| "no reason given".into())
+        } else {
+            message.clone()
+        };
         let err = match kind.as_deref() {
             Some("invalid_input") => {
-                let e = ToolError::new(ErrorCode::InvalidArgument, format!("MoviePilot rejected the arguments: {what}; see data.input_contract"));
-                ToolError { field: Some("arguments".into()), ..e }
+                let e = ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("MoviePilot rejected the arguments: {what}; see data.input_contract"),
+                );
+                ToolError {
+                    field: Some("arguments".into()),
+                    ..e
+                }
             }
-            Some("unknown_operation") => ToolError::invalid_argument("operation_id", format!("MoviePilot does not know this operation: {what}")),
-            Some("permission_denied") => ToolError::new(ErrorCode::Forbidden, format!("MoviePilot refused the operation: {what}")),
-            _ => ToolError::new(ErrorCode::UpstreamRejected, format!("MoviePilot reported a failure: {what}")),
+            Some("unknown_operation") => ToolError::invalid_argument(
+                "operation_id",
+                format!("MoviePilot does not know this operation: {what}"),
+            ),
+            Some("permission_denied") => ToolError::new(
+                ErrorCode::Forbidden,
+                format!("MoviePilot refused the operation: {what}"),
+            ),
+            _ => ToolError::new(
+                ErrorCode::UpstreamRejected,
+                format!("MoviePilot reported a failure: {what}"),
+            ),
         };
-        Reply { data: Some(data), ..Reply::failure(err) }
+        Reply {
+            data: Some(data),
+            ..Reply::failure(err)
+        }
     } else {
         match business.get("execution_outcome").and_then(Value::as_str) {
             Some("unknown") => Reply {

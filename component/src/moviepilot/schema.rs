@@ -23,15 +23,25 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), ToolError> {
     let mut budget = MAX_NODES;
     let weak = weaken(schema, schema, 0, &mut budget);
     crate::schema::validate(&weak, args).map_err(|v| {
-        let field = if v.field.is_empty() { "arguments".to_owned() } else { v.field.clone() };
-        let msg = if v.field.is_empty() { v.message } else { format!("{} {}", v.field, v.message) };
+        let field = if v.field.is_empty() {
+            "arguments".to_owned()
+        } else {
+            v.field.clone()
+        };
+        let msg = if v.field.is_empty() {
+            v.message
+        } else {
+            format!("{} {}", v.field, v.message)
+        };
         ToolError::invalid_argument(field, msg)
     })
 }
 
 fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let path = reference.strip_prefix("#/")?;
-    path.split('/').try_fold(root, |node, seg| node.get(seg.replace("~1", "/").replace("~0", "~")))
+    path.split('/').try_fold(root, |node, seg| {
+        node.get(seg.replace("~1", "/").replace("~0", "~"))
+    })
 }
 
 fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value {
@@ -66,12 +76,19 @@ fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value
                         out.insert("anyOf".into(), weaken(v, root, depth, budget));
                     }
                     "additionalProperties" if map.contains_key("patternProperties") => {}
-                    "pattern" if v.as_str().is_none_or(|p| regex_lite::Regex::new(p).is_err()) => {}
+                    "pattern"
+                        if v.as_str()
+                            .is_none_or(|p| regex_lite::Regex::new(p).is_err()) => {}
                     "properties" => {
                         let props = v.as_object().map(|p| {
-                            p.iter().map(|(name, s)| (name.clone(), weaken(s, root, depth, budget))).collect::<Map<_, _>>()
+                            p.iter()
+                                .map(|(name, s)| (name.clone(), weaken(s, root, depth, budget)))
+                                .collect::<Map<_, _>>()
                         });
-                        out.insert(k.clone(), props.map(Value::Object).unwrap_or(Value::Bool(true)));
+                        out.insert(
+                            k.clone(),
+                            props.map(Value::Object).unwrap_or(Value::Bool(true)),
+                        );
                     }
                     _ => {
                         out.insert(k.clone(), weaken(v, root, depth, budget));
@@ -87,7 +104,12 @@ fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| weaken(v, root, depth, budget)).collect()),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| weaken(v, root, depth, budget))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -114,11 +136,34 @@ mod tests {
     #[test]
     fn refs_are_followed_and_branches_chosen_by_const() {
         let s = api_schema();
-        assert!(check(&s, &json!({"operation_id": "media.search", "query": {"title": "x"}})).is_ok());
-        assert!(check(&s, &json!({"operation_id": "media.detail", "path_params": {}})).is_ok());
+        assert!(
+            check(
+                &s,
+                &json!({"operation_id": "media.search", "query": {"title": "x"}})
+            )
+            .is_ok()
+        );
+        assert!(
+            check(
+                &s,
+                &json!({"operation_id": "media.detail", "path_params": {}})
+            )
+            .is_ok()
+        );
         let e = check(&s, &json!({"operation_id": "media.search", "query": {}})).unwrap_err();
-        assert_eq!(e.code, crate::contract::ErrorCode::InvalidArgument, "{}", e.message);
-        assert!(check(&s, &json!({"operation_id": "media.search", "query": {"title": 3}})).is_err());
+        assert_eq!(
+            e.code,
+            crate::contract::ErrorCode::InvalidArgument,
+            "{}",
+            e.message
+        );
+        assert!(
+            check(
+                &s,
+                &json!({"operation_id": "media.search", "query": {"title": 3}})
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -134,6 +179,9 @@ mod tests {
         let v = json!({"a": 1, "tree": {"kids": [{"kids": [{}]}]}, "p": "abc", "f": 3});
         assert!(jsonschema::validator_for(&s).unwrap().is_valid(&v));
         assert!(check(&s, &v).is_ok());
-        assert!(check(&s, &json!({"a": true})).is_err(), "still checks what it understands");
+        assert!(
+            check(&s, &json!({"a": true})).is_err(),
+            "still checks what it understands"
+        );
     }
 }

@@ -1,1 +1,447 @@
 //! Calling bridged tools: the three layers of results, deadlines, policy and argument checks.
+
+use super::*;
+use crate::upstream::UpstreamError;
+
+/// A scripted `tools/call` answer.
+type Responder = Box<dyn Fn(&HttpRequest) -> Answer>;
+
+/// A MoviePilot whose every `tools/call` answers `answer(req)`.
+fn answering(answer: impl Fn(&HttpRequest) -> Answer + 'static) -> FakeUpstream {
+    moviepilot(standard_tools(), move |req, _, _| answer(req))
+}
+
+fn sent_calls(up: &FakeUpstream) -> usize {
+    methods(up).iter().filter(|m| *m == "tools/call").count()
+}
+
+fn code(out: &Value) -> &str {
+    out["error"]["code"].as_str().unwrap_or("")
+}
+
+#[test]
+fn a_business_success_is_ok_with_collection_and_data() {
+    let up = answering(|req| {
+        text(
+            req,
+            r#"{"collection":{"result_count":1,"page":1,"count":20},"success":true,"message":"","data":[{"title":"Inception"}]}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "moviepilot_api",
+        json!({"operation_id": "subscription.list", "query": {"page": 1}}),
+    );
+    assert_eq!(out["ok"], true);
+    assert_eq!(out["data"]["success"], true);
+    assert_eq!(out["data"]["data"][0]["title"], "Inception");
+    assert_eq!(
+        out["data"]["collection"],
+        json!({"result_count": 1, "page": 1, "count": 20}),
+        "total_count absent stays absent"
+    );
+    assert_eq!(out["warnings"], json!([]));
+    let sent = body(&up.requests()[3]);
+    assert_eq!(
+        sent["params"],
+        json!({"name": "moviepilot_api", "arguments": {"operation_id": "subscription.list", "query": {"page": 1}}})
+    );
+}
+
+#[test]
+fn http_and_json_rpc_failures_map_to_contract_codes() {
+    let cases: Vec<(Responder, &str, bool)> = vec![
+        (
+            Box::new(|_| json_answer(401, json!({"detail": "Invalid API key"}))),
+            "AUTHENTICATION_FAILED",
+            false,
+        ),
+        (
+            Box::new(|_| json_answer(503, json!({"detail": "not ready"}))),
+            "UPSTREAM_REJECTED",
+            true,
+        ),
+        (
+            Box::new(|r| rpc_error(r, 400, -32602, "Invalid params", Some("missing tool name"))),
+            "INVALID_ARGUMENT",
+            false,
+        ),
+        (
+            Box::new(|r| rpc_error(r, 200, -32601, "Method not found", None)),
+            "UNSUPPORTED_CAPABILITY",
+            false,
+        ),
+        (
+            Box::new(|r| rpc_error(r, 500, -32603, "Internal error", Some("boom"))),
+            "UNKNOWN_OUTCOME",
+            false,
+        ),
+        (
+            Box::new(|r| rpc_error(r, 400, -32700, "Parse error", None)),
+            "INTERNAL_ERROR",
+            false,
+        ),
+    ];
+    for (answer, want, retryable) in cases {
+        let up = answering(answer);
+        let out = call(
+            &plugin_with(&[]),
+            &up,
+            "add_subscribe",
+            json!({"title": "Dune"}),
+        );
+        assert_eq!(
+            (code(&out), out["error"]["retryable"].as_bool()),
+            (want, Some(retryable)),
+            "{out}"
+        );
+    }
+    // A read that fails inside MoviePilot is not an unknown outcome.
+    let up = answering(|r| rpc_error(r, 500, -32603, "Internal error", None));
+    assert_eq!(
+        code(&call(
+            &plugin_with(&[]),
+            &up,
+            "search_media",
+            json!({"title": "x"})
+        )),
+        "UPSTREAM_REJECTED"
+    );
+}
+
+#[test]
+fn a_401_at_the_handshake_names_the_key_setting() {
+    let up = FakeUpstream::new().script(|_| Some(json_answer(401, json!({"detail": "no"}))));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "AUTHENTICATION_FAILED");
+    assert!(
+        out["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("MOVIEPILOT_API_KEY")
+    );
+    assert_eq!(out["error"]["http_status"], 401);
+}
+
+#[test]
+fn is_error_text_is_a_tool_failure_and_a_missing_tool_asks_to_list_again() {
+    let up = answering(|r| text(r, "错误: 工具 'add_subscribe' 未找到", true));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "NOT_FOUND");
+    assert!(
+        out["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("list the tools again")
+    );
+    let up = answering(|r| text(r, "错误: 下载器未连接", true));
+    assert_eq!(
+        code(&call(
+            &plugin_with(&[]),
+            &up,
+            "add_subscribe",
+            json!({"title": "x"})
+        )),
+        "UPSTREAM_REJECTED"
+    );
+}
+
+#[test]
+fn business_failures_are_failures_even_without_is_error() {
+    let up = answering(|r| text(r, r#"{"success":false,"message":"已存在订阅"}"#, false));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "UPSTREAM_REJECTED");
+    assert_eq!(out["data"]["message"], "已存在订阅");
+    assert_eq!(out["data"]["success"], false);
+}
+
+#[test]
+fn invalid_input_passes_the_input_contract_back() {
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":false,"error":"invalid_input","message":"query.count must be <= 200","input_contract":{"required":["operation_id"],"properties":{"count":{"maximum":200}}}}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "moviepilot_api",
+        json!({"operation_id": "subscription.list", "query": {"count": 500}}),
+    );
+    assert_eq!(code(&out), "INVALID_ARGUMENT");
+    assert_eq!(out["data"]["error"], "invalid_input");
+    assert_eq!(
+        out["data"]["input_contract"]["properties"]["count"]["maximum"],
+        200
+    );
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":false,"error":{"code":"permission_denied","message":"no"}}"#,
+            false,
+        )
+    });
+    assert_eq!(
+        code(&call(
+            &plugin_with(&[]),
+            &up,
+            "moviepilot_api",
+            json!({"operation_id": "x.y"})
+        )),
+        "FORBIDDEN"
+    );
+}
+
+#[test]
+fn pending_is_ok_with_a_warning_and_unknown_is_not_retryable() {
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":true,"message":"已提交","execution_outcome":"pending"}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(out["ok"], true);
+    assert!(out["warnings"][0].as_str().unwrap().contains("pending"));
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":true,"execution_outcome":"unknown"}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(
+        (code(&out), out["error"]["retryable"].clone()),
+        ("UNKNOWN_OUTCOME", json!(false))
+    );
+    assert!(out["warnings"].to_string().contains("before retrying"));
+}
+
+#[test]
+fn truncated_results_say_so() {
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":true,"tool_result_truncated":true,"content_preview":"[{\"id\":1"}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert_eq!(
+        (out["ok"].clone(), out["truncated"].clone()),
+        (json!(true), json!(true))
+    );
+    assert_eq!(out["data"]["content_preview"], "[{\"id\":1");
+    assert!(
+        out["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("tool_result_truncated")
+    );
+}
+
+#[test]
+fn plain_text_is_bounded_and_never_a_success() {
+    let long = format!("Found 3 results {}", "z".repeat(40_000));
+    let up = answering(move |r| text(r, &long, false));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "UPSTREAM_SCHEMA_MISMATCH");
+    assert!(
+        out["data"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Found 3 results")
+    );
+    assert!(out["data"]["text"].as_str().unwrap().chars().count() <= 16 * 1024 + 1);
+    let up = answering(|r| text(r, "订阅成功", false));
+    assert_eq!(
+        code(&call(
+            &plugin_with(&[]),
+            &up,
+            "add_subscribe",
+            json!({"title": "x"})
+        )),
+        "UNKNOWN_OUTCOME"
+    );
+}
+
+#[test]
+fn huge_business_data_stays_within_the_64_kib_budget() {
+    let items: Vec<Value> = (0..500)
+        .map(|i| json!({"id": i, "overview": "o".repeat(500)}))
+        .collect();
+    let payload = json!({"success": true, "data": items}).to_string();
+    let up = answering(move |r| text(r, &payload, false));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert!(out.to_string().len() <= 64 * 1024);
+    assert_eq!(out["truncated"], true);
+}
+
+#[test]
+fn torrent_searches_get_300_s_and_a_timeout_after_a_sent_write_is_unknown() {
+    let up = answering(|r| text(r, r#"{"success":true,"data":[]}"#, false));
+    let plugin = plugin_with(&[]);
+    call(
+        &plugin,
+        &up,
+        "moviepilot_api",
+        json!({"operation_id": "search.torrents", "query": {"title": "x"}}),
+    );
+    assert_eq!(up.requests()[3].timeout_ms, 300_000);
+    assert_eq!(
+        up.requests()[0].timeout_ms,
+        crate::config::DEFAULT_CALL_DEADLINE_MS
+    );
+    let args = json!({"operation_id": "search.torrents"}).to_string();
+    assert!(plugin.call_deadline_ms("moviepilot_api", &args) >= 300_000);
+    assert_eq!(
+        plugin.call_deadline_ms("search_media", "{}"),
+        crate::config::DEFAULT_CALL_DEADLINE_MS
+    );
+
+    let up = answering(|_| Err(UpstreamError::Timeout { sent: true }));
+    let out = call(&plugin, &up, "add_subscribe", json!({"title": "x"}));
+    assert_eq!(
+        (code(&out), out["error"]["retryable"].clone()),
+        ("UNKNOWN_OUTCOME", json!(false))
+    );
+    let out = call(&plugin, &up, "search_media", json!({"title": "x"}));
+    assert_eq!(
+        (code(&out), out["error"]["retryable"].clone()),
+        ("TIMEOUT", json!(true))
+    );
+}
+
+#[test]
+fn policy_refusals_never_reach_moviepilot_and_name_the_setting() {
+    let up = answering(|r| text(r, r#"{"success":true}"#, false));
+    let plugin = plugin_with(&[("MEDIA_MCP_MOVIEPILOT_API_DENY", "system.restart")]);
+    for (tool, args, setting) in [
+        (
+            "database_operation",
+            json!({"action": "write", "arguments": {"sql": "delete from subscribe"}}),
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
+        ),
+        (
+            "database_operation",
+            json!({"action": "query", "arguments": {"sql": "select * from systemconfig", "show_secrets": true}}),
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
+        ),
+        (
+            "moviepilot_api",
+            json!({"operation_id": "system.restart"}),
+            "MEDIA_MCP_MOVIEPILOT_API_DENY",
+        ),
+    ] {
+        let out = call(&plugin, &up, tool, args);
+        assert_eq!(code(&out), "FORBIDDEN");
+        assert!(
+            out["error"]["message"].as_str().unwrap().contains(setting),
+            "{out}"
+        );
+    }
+    assert_eq!(sent_calls(&up), 0);
+    let out = call(
+        &plugin,
+        &up,
+        "database_operation",
+        json!({"action": "tables", "arguments": {}}),
+    );
+    assert_eq!(out["ok"], true);
+    assert_eq!(sent_calls(&up), 1);
+}
+
+#[test]
+fn arguments_are_checked_against_the_schema_discovered_in_the_same_call() {
+    let up = answering(|r| text(r, r#"{"success":true}"#, false));
+    let plugin = plugin_with(&[]);
+    for bad in [json!({}), json!({"title": 7})] {
+        let out = call(&plugin, &up, "search_media", bad);
+        assert_eq!(
+            (code(&out), out["error"]["field"].clone()),
+            ("INVALID_ARGUMENT", json!("title"))
+        );
+    }
+    let out = try_call(&plugin, &up, "search_media", "[1]").unwrap();
+    assert_eq!(code(&out), "INVALID_ARGUMENT");
+    assert_eq!(sent_calls(&up), 0);
+}
+
+#[test]
+fn a_tool_moviepilot_does_not_list_is_unknown() {
+    let up = answering(|r| text(r, "{}", false));
+    assert_eq!(
+        try_call(&plugin_with(&[]), &up, "execute_command", "{}").unwrap_err(),
+        UnknownTool("execute_command".into())
+    );
+    assert_eq!(sent_calls(&up), 0);
+}
+
+#[test]
+fn both_backends_together_route_each_tool_to_its_own_server() {
+    let up = answering(|r| text(r, r#"{"success":true}"#, false)).fixture(
+        Method::Post,
+        "/api/v2/search/multi/matrix",
+        "v2-search-multi.json",
+    );
+    let plugin = plugin_with(&[("OMBI_URL", "http://ombi.test")]);
+    let out = call(&plugin, &up, "search_media", json!({"title": "x"}));
+    assert_eq!(out["ok"], true);
+    let ctx = CallContext::default();
+    let before = up.requests().len();
+    let out = plugin
+        .call_tool("read_search", r#"{"query":"matrix"}"#, &ctx, &up)
+        .unwrap();
+    assert_eq!(out.structured["ok"], true, "{}", out.structured);
+    assert!(
+        up.requests()[before..]
+            .iter()
+            .all(|r| r.url.starts_with("http://ombi.test"))
+    );
+}
