@@ -1,0 +1,198 @@
+//! Runs a parsed [`Command`]: builds [`Settings`], finds and loads the component, then serves
+//! MCP, lists tools, makes one call, or runs the demo. stdout gets only the command's output.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use serde_json::Value;
+
+use crate::cli::{Command, Common};
+use crate::config::{RawSettings, Settings};
+use crate::demo::FakeOmbi;
+use crate::policy::{Policy, guest_env};
+use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::server::{Catalogue, McpServer, call_tool};
+use crate::stdio::block_on;
+use crate::{logging, present};
+
+/// Exit status when the called tool reported an error (`isError`).
+pub const EXIT_TOOL_ERROR: u8 = 1;
+/// Exit status for configuration, load and protocol errors.
+pub const EXIT_ERROR: u8 = 2;
+/// Exit status for command-line mistakes.
+pub const EXIT_USAGE: u8 = 2;
+
+/// The component file name looked for next to the build (`target/media_mcp.wasm`).
+pub const COMPONENT_FILE: &str = "media_mcp.wasm";
+
+/// Runs `command`.
+///
+/// # Errors
+///
+/// Configuration, load or I/O errors, to be printed once by `main`.
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Help => {
+            print!("{}", crate::cli::help());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Version => {
+            println!("host-harness {}", env!("CARGO_PKG_VERSION"));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve(common) => {
+            let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
+            block_on(async move {
+                let (sandbox, catalogue) = start(&settings).await?;
+                crate::stdio::serve_stdio(McpServer::new(sandbox, catalogue)).await?;
+                Ok(ExitCode::SUCCESS)
+            })
+        }
+        Command::Tools(common) => {
+            let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
+            block_on(async move {
+                let (_sandbox, catalogue) = start(&settings).await?;
+                println!("{} tool(s):", catalogue.tools().len());
+                print!("{}", present::tool_list(catalogue.tools()));
+                Ok(ExitCode::SUCCESS)
+            })
+        }
+        Command::Call {
+            common,
+            name,
+            arguments,
+            principal,
+        } => {
+            let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
+            let arguments = match serde_json::from_str::<Value>(&arguments) {
+                Ok(Value::Object(map)) => map,
+                _ => anyhow::bail!(
+                    "the arguments must be a JSON object, like '{{\"query\":\"matrix\"}}'"
+                ),
+            };
+            block_on(async move {
+                let (sandbox, _catalogue) = start(&settings).await?;
+                let result = call_tool(&sandbox, &name, Some(arguments), principal)
+                    .await
+                    .map_err(|e| {
+                        anyhow::anyhow!("{} (`host-harness tools` lists the tools)", e.message)
+                    })?;
+                let shown = result
+                    .structured_content
+                    .clone()
+                    .unwrap_or_else(|| serde_json::to_value(&result).unwrap_or_default());
+                println!("{}", serde_json::to_string_pretty(&shown)?);
+                Ok(if result.is_error == Some(true) {
+                    ExitCode::from(EXIT_TOOL_ERROR)
+                } else {
+                    ExitCode::SUCCESS
+                })
+            })
+        }
+        Command::Demo { common, serve } => demo(&common, serve),
+    }
+}
+
+/// Environment (and config file) → validated settings; also sets the log level.
+fn settings(common: &Common, env: RawSettings) -> anyhow::Result<Settings> {
+    let raw = match &common.config {
+        Some(path) => env.over(RawSettings::from_file(path)?),
+        None => env,
+    };
+    let settings = Settings::validate(&raw, &common.overrides)?;
+    logging::set_level(settings.log_level);
+    Ok(settings)
+}
+
+/// `--component`, else `MEDIA_MCP_COMPONENT`, else `<executable dir>/../media_mcp.wasm`.
+fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
+    if let Some(path) = &settings.component {
+        return Ok(path.clone());
+    }
+    let exe = std::env::current_exe().context("locating the executable")?;
+    let beside_build = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join(COMPONENT_FILE));
+    match beside_build {
+        Some(path) if path.is_file() => Ok(path),
+        _ => anyhow::bail!(
+            "no component found at <executable dir>/../{COMPONENT_FILE}; build it with scripts/build-component.sh, \
+             or pass --component PATH / set MEDIA_MCP_COMPONENT"
+        ),
+    }
+}
+
+/// Loads the component and lists its tools once.
+async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalogue>)> {
+    let path = component_path(settings)?;
+    let policy = Arc::new(Policy::from_settings(settings));
+    let options = SandboxOptions {
+        guest_env: guest_env(settings),
+        policy: policy.clone(),
+        call_timeout: settings.call_timeout,
+        memory_limit_bytes: settings.memory_limit_bytes,
+        cache_dir: settings.cache_dir.clone(),
+    };
+    let (sandbox, report) = Sandbox::load(&path, options)?;
+    let specs = sandbox
+        .list_tools()
+        .await
+        .map_err(|f| anyhow::anyhow!("list-tools failed: {}", f.message))?;
+    let catalogue = Catalogue::from_specs(specs)?;
+    crate::log_info!(
+        "component {} ({} bytes) ready in {:.1} ms ({:?}); {} tool(s); outbound allowed to [{}]; keys {}",
+        path.display(),
+        report.wasm_bytes,
+        report.elapsed.as_secs_f64() * 1000.0,
+        report.provenance,
+        catalogue.tools().len(),
+        policy.allowed_origins().join(", "),
+        if settings.pass_key_to_guest {
+            "passed to the component"
+        } else {
+            "injected by the host"
+        },
+    );
+    Ok((Arc::new(sandbox), Arc::new(catalogue)))
+}
+
+/// `demo`: a fake Ombi with a random key, the component configured against it.
+fn demo(common: &Common, serve: bool) -> anyhow::Result<ExitCode> {
+    let key = format!("demo-{}", uuid::Uuid::new_v4().simple());
+    let fake = FakeOmbi::start(&key).context("starting the demo Ombi on 127.0.0.1")?;
+    let mut env = RawSettings::from_env(std::env::vars());
+    env.set("OMBI_URL", fake.url());
+    env.set("OMBI_API_KEY", key);
+    // The demo talks to its own upstream only.
+    env.set("MOVIEPILOT_URL", "");
+    env.set("MOVIEPILOT_API_KEY", "");
+    let settings = settings(common, env)?;
+    block_on(async move {
+        let (sandbox, catalogue) = start(&settings).await?;
+        if serve {
+            crate::log_info!(
+                "demo Ombi at {} (random key); serving MCP on stdio",
+                fake.url()
+            );
+            crate::stdio::serve_stdio(McpServer::new(sandbox, catalogue)).await?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!(
+            "media-mcp demo: the component runs against a fake Ombi at {} (random API key).",
+            fake.url()
+        );
+        println!("\n{} tool(s):", catalogue.tools().len());
+        print!("{}", present::tool_list(catalogue.tools()));
+        print!("{}", crate::demo::tour(&sandbox, &catalogue).await);
+        let requests = fake.requests();
+        let keyed = requests.iter().filter(|r| r.api_key.is_some()).count();
+        println!(
+            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, added by the host (the component never saw the key).",
+            requests.len()
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}

@@ -1,0 +1,688 @@
+//! Configuration: raw values from the environment and an optional config file, validated once
+//! into [`Settings`] (the ripgrep "low args → high args" split).
+//!
+//! [`VARIABLES`] is the single list of recognised variables; `--help` is generated from it. A
+//! config file (`--config PATH`, TOML, or JSON when the name ends in `.json`) is a flat table
+//! whose keys are the same variable names. Precedence: command-line flag > environment > file.
+//! An empty value counts as unset. Errors name the variable and never echo a secret.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use url::Url;
+
+/// One recognised configuration variable.
+#[derive(Debug)]
+pub struct Variable {
+    /// Environment variable (and config-file key) name.
+    pub name: &'static str,
+    /// One-line description for `--help`.
+    pub help: &'static str,
+}
+
+/// Every variable the harness reads, in `--help` order.
+pub const VARIABLES: &[Variable] = &[
+    Variable {
+        name: "OMBI_URL",
+        help: "Ombi base URL, with its path prefix if any (https://host/ombi). Unset: no Ombi tools.",
+    },
+    Variable {
+        name: "OMBI_API_KEY",
+        help: "Ombi API key (required with OMBI_URL). The harness adds it as the `ApiKey` header to requests to the Ombi origin; the component never sees it.",
+    },
+    Variable {
+        name: "OMBI_USER",
+        help: "Ombi user to act as by default (the component sends it as `UserName`).",
+    },
+    Variable {
+        name: "MOVIEPILOT_URL",
+        help: "MoviePilot MCP endpoint URL (https://host/api/v1/mcp).",
+    },
+    Variable {
+        name: "MOVIEPILOT_API_KEY",
+        help: "MoviePilot API token (required with MOVIEPILOT_URL), added as `X-API-KEY` to requests to the MoviePilot origin.",
+    },
+    Variable {
+        name: "MEDIA_MCP_PASS_KEY_TO_GUEST",
+        help: "1: give OMBI_API_KEY / MOVIEPILOT_API_KEY to the component instead of injecting them (for hosts that cannot inject). Same as --pass-key-to-guest.",
+    },
+    Variable {
+        name: "MEDIA_MCP_COMPONENT",
+        help: "Path of the component (default: <executable dir>/../media_mcp.wasm). Same as --component.",
+    },
+    Variable {
+        name: "MEDIA_MCP_CACHE_DIR",
+        help: "Cache of compiled components (default: $XDG_CACHE_HOME/media-mcp or ~/.cache/media-mcp). Same as --cache-dir.",
+    },
+    Variable {
+        name: "MEDIA_MCP_CALL_TIMEOUT_SECS",
+        help: "Wall-clock limit of one tool call, 1-600 (default 60).",
+    },
+    Variable {
+        name: "MEDIA_MCP_MEMORY_LIMIT_MIB",
+        help: "Linear-memory limit of one tool call in MiB, 16-4096 (default 64).",
+    },
+    Variable {
+        name: "MEDIA_MCP_LOG",
+        help: "stderr log level: off, error, warn, info (default), debug. Secrets and headers are never logged.",
+    },
+];
+
+/// Prefixes of extra variables passed through to the component unchanged (policy settings).
+pub const PASSTHROUGH_PREFIXES: &[&str] = &["MEDIA_MCP_", "MOVIEPILOT_"];
+
+/// Name endings that mark a secret: such extra variables are never passed to the component.
+pub const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
+
+const DEFAULT_CALL_TIMEOUT_SECS: u64 = 60;
+const DEFAULT_MEMORY_LIMIT_MIB: u64 = 64;
+
+/// A configuration problem, naming the variable (or `--config`) it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The variable, flag or file the problem is about.
+    pub variable: String,
+    /// What is wrong; never contains a secret value.
+    pub message: String,
+}
+
+impl ConfigError {
+    fn new(variable: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigError {
+            variable: variable.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.variable, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A secret value; `Debug` and `Display` print a placeholder.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret.
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The secret itself, for the one place that needs it (header injection, guest env).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// Raw values by variable name, before validation.
+#[derive(Debug, Default, Clone)]
+pub struct RawSettings {
+    values: BTreeMap<String, String>,
+}
+
+impl RawSettings {
+    /// Keeps the recognised variables and the pass-through prefixes from `env`, plus the
+    /// locations the default cache directory is derived from (`XDG_CACHE_HOME`, `HOME`).
+    pub fn from_env<I, K, V>(env: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let mut raw = RawSettings::default();
+        for (name, value) in env {
+            let name = name.into();
+            if is_recognised(&name) || name == "XDG_CACHE_HOME" || name == "HOME" {
+                raw.set(name, value.into());
+            }
+        }
+        raw
+    }
+
+    /// Parses a config file's text; keys are variable names, values strings, numbers or booleans.
+    ///
+    /// # Errors
+    ///
+    /// A syntax error, a nested value, or an unknown key (a likely typo).
+    pub fn from_file_text(text: &str, json: bool, origin: &str) -> Result<Self, ConfigError> {
+        let err = |message: String| ConfigError::new(origin, message);
+        let table: BTreeMap<String, serde_json::Value> = if json {
+            serde_json::from_str(text)
+                .map_err(|e| err(format!("not a JSON object of settings: {e}")))?
+        } else {
+            let table: toml::Table =
+                toml::from_str(text).map_err(|e| err(format!("not valid TOML: {e}")))?;
+            let value = serde_json::to_value(table).map_err(|e| err(e.to_string()))?;
+            serde_json::from_value(value).map_err(|e| err(e.to_string()))?
+        };
+        let mut raw = RawSettings::default();
+        for (key, value) in table {
+            if !is_recognised(&key) {
+                return Err(err(format!(
+                    "unknown setting {key} (see --help for the variables)"
+                )));
+            }
+            let value = match value {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Bool(b) => if b { "1" } else { "0" }.to_owned(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => return Err(err(format!("{key} must be a string, number or boolean"))),
+            };
+            raw.set(key, value);
+        }
+        Ok(raw)
+    }
+
+    /// Reads a config file from disk; see [`RawSettings::from_file_text`].
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read or parsed.
+    pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
+        let origin = format!("--config {}", path.display());
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::new(&origin, format!("cannot read: {e}")))?;
+        let json = path
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("json"));
+        Self::from_file_text(&text, json, &origin)
+    }
+
+    /// Sets a value; an empty one removes the variable.
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let (name, value) = (name.into(), value.into());
+        if value.is_empty() {
+            self.values.remove(&name);
+        } else {
+            self.values.insert(name, value);
+        }
+    }
+
+    /// Values of `self` win over those of `lower`.
+    pub fn over(mut self, lower: RawSettings) -> Self {
+        for (name, value) in lower.values {
+            self.values.entry(name).or_insert(value);
+        }
+        self
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+}
+
+fn is_recognised(name: &str) -> bool {
+    VARIABLES.iter().any(|v| v.name == name)
+        || PASSTHROUGH_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// Command-line flags that override variables.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--component PATH`.
+    pub component: Option<PathBuf>,
+    /// `--cache-dir PATH`.
+    pub cache_dir: Option<PathBuf>,
+    /// `--no-cache`.
+    pub no_cache: bool,
+    /// `--pass-key-to-guest`.
+    pub pass_key_to_guest: bool,
+}
+
+/// A configured upstream service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    /// Normalised base URL: http(s), a host, no credentials, query or fragment.
+    pub url: Url,
+    /// The credential the harness injects (or passes to the guest).
+    pub api_key: Secret,
+}
+
+impl Upstream {
+    /// The base URL as the component receives it: no trailing slash.
+    pub fn base_url(&self) -> String {
+        self.url.as_str().trim_end_matches('/').to_owned()
+    }
+
+    /// The base path without trailing slash (`""` or `/ombi`).
+    pub fn base_path(&self) -> &str {
+        self.url.path().trim_end_matches('/')
+    }
+}
+
+/// Validated settings, ready to build the sandbox and the policy.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Ombi, when `OMBI_URL` is set.
+    pub ombi: Option<Upstream>,
+    /// `OMBI_USER`.
+    pub ombi_user: Option<String>,
+    /// MoviePilot, when `MOVIEPILOT_URL` is set.
+    pub moviepilot: Option<Upstream>,
+    /// Give the keys to the guest instead of injecting them.
+    pub pass_key_to_guest: bool,
+    /// Extra `MEDIA_MCP_*` / `MOVIEPILOT_*` variables for the guest, sorted by name.
+    pub passthrough: Vec<(String, String)>,
+    /// Explicit component path (`--component` or `MEDIA_MCP_COMPONENT`).
+    pub component: Option<PathBuf>,
+    /// Compiled-artifact cache directory; `None` disables the cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Wall-clock limit of one call.
+    pub call_timeout: Duration,
+    /// Linear-memory limit of one call, in bytes.
+    pub memory_limit_bytes: usize,
+    /// stderr log level.
+    pub log_level: crate::logging::Level,
+}
+
+/// Variables that configure the harness itself and are therefore not passed to the guest.
+const HARNESS_ONLY: &[&str] = &[
+    "MEDIA_MCP_PASS_KEY_TO_GUEST",
+    "MEDIA_MCP_COMPONENT",
+    "MEDIA_MCP_CACHE_DIR",
+    "MEDIA_MCP_CALL_TIMEOUT_SECS",
+    "MEDIA_MCP_MEMORY_LIMIT_MIB",
+    "MEDIA_MCP_LOG",
+];
+
+impl Settings {
+    /// Validates raw values plus command-line overrides.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid variable, by name.
+    pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
+        let ombi = upstream(raw, "OMBI_URL", "OMBI_API_KEY")?;
+        let moviepilot = upstream(raw, "MOVIEPILOT_URL", "MOVIEPILOT_API_KEY")?;
+        let ombi_user = match raw.get("OMBI_USER") {
+            None => None,
+            Some(user) if user.trim().is_empty() => None,
+            Some(user) if !is_header_safe(user) => {
+                return Err(ConfigError::new(
+                    "OMBI_USER",
+                    "must be printable text without control characters",
+                ));
+            }
+            Some(user) => Some(user.trim().to_owned()),
+        };
+        let pass_key_to_guest = flags.pass_key_to_guest
+            || match raw.get("MEDIA_MCP_PASS_KEY_TO_GUEST") {
+                None => false,
+                Some(v) => parse_bool(v).ok_or_else(|| {
+                    ConfigError::new(
+                        "MEDIA_MCP_PASS_KEY_TO_GUEST",
+                        "must be 1/0, true/false, yes/no or on/off",
+                    )
+                })?,
+            };
+        let call_timeout = Duration::from_secs(bounded(
+            raw,
+            "MEDIA_MCP_CALL_TIMEOUT_SECS",
+            1,
+            600,
+            DEFAULT_CALL_TIMEOUT_SECS,
+        )?);
+        let memory_mib = bounded(
+            raw,
+            "MEDIA_MCP_MEMORY_LIMIT_MIB",
+            16,
+            4096,
+            DEFAULT_MEMORY_LIMIT_MIB,
+        )?;
+        let log_level = match raw.get("MEDIA_MCP_LOG") {
+            None => crate::logging::Level::Info,
+            Some(v) => {
+                crate::logging::Level::parse(v).map_err(|m| ConfigError::new("MEDIA_MCP_LOG", m))?
+            }
+        };
+        let component = flags
+            .component
+            .clone()
+            .or_else(|| raw.get("MEDIA_MCP_COMPONENT").map(PathBuf::from));
+        let cache_dir = if flags.no_cache {
+            None
+        } else {
+            flags
+                .cache_dir
+                .clone()
+                .or_else(|| raw.get("MEDIA_MCP_CACHE_DIR").map(PathBuf::from))
+                .or_else(|| {
+                    raw.get("XDG_CACHE_HOME")
+                        .map(|d| Path::new(d).join("media-mcp"))
+                })
+                .or_else(|| {
+                    raw.get("HOME")
+                        .map(|h| Path::new(h).join(".cache").join("media-mcp"))
+                })
+        };
+        let passthrough = raw
+            .values
+            .iter()
+            .filter(|(name, _)| PASSTHROUGH_PREFIXES.iter().any(|p| name.starts_with(p)))
+            .filter(|(name, _)| !HARNESS_ONLY.contains(&name.as_str()))
+            .filter(|(name, _)| !VARIABLES.iter().any(|v| v.name == name.as_str()))
+            .filter(|(name, _)| !SECRET_SUFFIXES.iter().any(|s| name.ends_with(s)))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        Ok(Settings {
+            ombi,
+            ombi_user,
+            moviepilot,
+            pass_key_to_guest,
+            passthrough,
+            component,
+            cache_dir,
+            call_timeout,
+            memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
+            log_level,
+        })
+    }
+}
+
+fn upstream(
+    raw: &RawSettings,
+    url_var: &str,
+    key_var: &str,
+) -> Result<Option<Upstream>, ConfigError> {
+    let Some(text) = raw.get(url_var) else {
+        if raw.get(key_var).is_some() {
+            // Not an error: a key without a URL is harmless, but say so in the log.
+            crate::log_warn!("{key_var} is set but {url_var} is not; ignoring it");
+        }
+        return Ok(None);
+    };
+    let url = parse_base_url(url_var, text)?;
+    let api_key = match raw.get(key_var) {
+        None => {
+            return Err(ConfigError::new(
+                key_var,
+                format!("required when {url_var} is set"),
+            ));
+        }
+        Some(key) if !is_header_safe(key) || key.contains(' ') => {
+            return Err(ConfigError::new(
+                key_var,
+                "must be printable text without spaces or control characters",
+            ));
+        }
+        Some(key) => Secret::new(key.trim()),
+    };
+    Ok(Some(Upstream { url, api_key }))
+}
+
+/// Parses and checks an upstream base URL. Messages describe the problem without echoing the
+/// URL, which could carry credentials.
+///
+/// # Errors
+///
+/// Not a URL, not http(s), no host, user info, a query or a fragment.
+pub fn parse_base_url(var: &str, text: &str) -> Result<Url, ConfigError> {
+    let err = |m: &str| ConfigError::new(var, m);
+    let url = Url::parse(text.trim())
+        .map_err(|e| ConfigError::new(var, format!("not a valid URL ({e})")))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(ConfigError::new(
+            var,
+            format!("must be an http or https URL, not {}:", url.scheme()),
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(err("must name a host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(err(
+            "must not contain a user name or password; set the API key variable instead",
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(err(
+            "must not contain a query string or fragment (never put the key in the URL)",
+        ));
+    }
+    Ok(url)
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+fn bounded(
+    raw: &RawSettings,
+    var: &str,
+    min: u64,
+    max: u64,
+    default: u64,
+) -> Result<u64, ConfigError> {
+    let Some(text) = raw.get(var) else {
+        return Ok(default);
+    };
+    match text.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(ConfigError::new(
+            var,
+            format!("must be a whole number from {min} to {max}"),
+        )),
+    }
+}
+
+/// Whether `value` can travel in an HTTP header: visible ASCII or spaces, not blank.
+fn is_header_safe(value: &str) -> bool {
+    !value.trim().is_empty() && value.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(pairs: &[(&str, &str)]) -> RawSettings {
+        RawSettings::from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    fn validate(pairs: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        Settings::validate(&raw(pairs), &Overrides::default())
+    }
+
+    #[test]
+    fn nothing_configured_is_valid_and_has_no_upstreams() {
+        let s = validate(&[]).unwrap();
+        assert!(s.ombi.is_none() && s.moviepilot.is_none());
+        assert_eq!(s.call_timeout, Duration::from_secs(60));
+        assert_eq!(s.memory_limit_bytes, 64 << 20);
+        assert!(s.cache_dir.is_none());
+    }
+
+    #[test]
+    fn ombi_url_keeps_its_path_prefix_without_trailing_slash() {
+        let s = validate(&[
+            ("OMBI_URL", "https://media.example/ombi/"),
+            ("OMBI_API_KEY", "k1"),
+        ])
+        .unwrap();
+        let ombi = s.ombi.unwrap();
+        assert_eq!(ombi.base_url(), "https://media.example/ombi");
+        assert_eq!(ombi.base_path(), "/ombi");
+        assert_eq!(ombi.api_key.expose(), "k1");
+    }
+
+    #[test]
+    fn ombi_url_without_key_names_the_key_variable() {
+        let e = validate(&[("OMBI_URL", "http://127.0.0.1:5000")]).unwrap_err();
+        assert_eq!(e.variable, "OMBI_API_KEY");
+    }
+
+    #[test]
+    fn bad_urls_name_the_variable_and_never_echo_credentials() {
+        for (url, needle) in [
+            ("ftp://h/x", "http or https"),
+            ("not a url", "not a valid URL"),
+            ("http://user:hunter2@h/", "user name or password"),
+            ("http://h/?apikey=hunter2", "query"),
+        ] {
+            let e = validate(&[("OMBI_URL", url), ("OMBI_API_KEY", "k")]).unwrap_err();
+            assert_eq!(e.variable, "OMBI_URL", "{url}");
+            assert!(e.message.contains(needle), "{url}: {}", e.message);
+            assert!(!e.to_string().contains("hunter2"));
+        }
+    }
+
+    #[test]
+    fn bad_key_is_refused_without_echoing_it() {
+        let e = validate(&[
+            ("OMBI_URL", "http://h"),
+            ("OMBI_API_KEY", "bad key\nsecret"),
+        ])
+        .unwrap_err();
+        assert_eq!(e.variable, "OMBI_API_KEY");
+        assert!(!e.to_string().contains("secret"));
+        assert!(!format!("{e:?}").contains("secret"));
+    }
+
+    #[test]
+    fn secret_debug_is_redacted() {
+        assert_eq!(format!("{:?}", Secret::new("abc")), "Secret(<redacted>)");
+    }
+
+    #[test]
+    fn empty_values_count_as_unset() {
+        let s = validate(&[("OMBI_URL", ""), ("OMBI_USER", "")]).unwrap();
+        assert!(s.ombi.is_none() && s.ombi_user.is_none());
+    }
+
+    #[test]
+    fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
+        let s = validate(&[
+            ("MEDIA_MCP_ALLOW_WRITES", "1"),
+            ("MOVIEPILOT_TIMEOUT", "5"),
+            ("MOVIEPILOT_API_KEY", "mpkey"),
+            ("MEDIA_MCP_OTHER_TOKEN", "t"),
+            ("MEDIA_MCP_LOG", "debug"),
+            ("MEDIA_MCP_CALL_TIMEOUT_SECS", "5"),
+            ("PATH", "/bin"),
+        ])
+        .unwrap();
+        assert_eq!(
+            s.passthrough,
+            vec![
+                ("MEDIA_MCP_ALLOW_WRITES".into(), "1".into()),
+                ("MOVIEPILOT_TIMEOUT".into(), "5".into())
+            ]
+        );
+        assert_eq!(s.call_timeout, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn numbers_and_booleans_are_checked_by_name() {
+        assert_eq!(
+            validate(&[("MEDIA_MCP_CALL_TIMEOUT_SECS", "0")])
+                .unwrap_err()
+                .variable,
+            "MEDIA_MCP_CALL_TIMEOUT_SECS"
+        );
+        assert_eq!(
+            validate(&[("MEDIA_MCP_MEMORY_LIMIT_MIB", "lots")])
+                .unwrap_err()
+                .variable,
+            "MEDIA_MCP_MEMORY_LIMIT_MIB"
+        );
+        assert_eq!(
+            validate(&[("MEDIA_MCP_PASS_KEY_TO_GUEST", "maybe")])
+                .unwrap_err()
+                .variable,
+            "MEDIA_MCP_PASS_KEY_TO_GUEST"
+        );
+        assert!(
+            validate(&[("MEDIA_MCP_PASS_KEY_TO_GUEST", "yes")])
+                .unwrap()
+                .pass_key_to_guest
+        );
+        assert_eq!(
+            validate(&[("MEDIA_MCP_LOG", "loud")]).unwrap_err().variable,
+            "MEDIA_MCP_LOG"
+        );
+    }
+
+    #[test]
+    fn config_file_toml_and_json_use_variable_names() {
+        let toml = RawSettings::from_file_text(
+            "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"k\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 9\n",
+            false,
+            "f",
+        )
+        .unwrap();
+        let s = Settings::validate(&toml, &Overrides::default()).unwrap();
+        assert_eq!(s.ombi.unwrap().base_url(), "http://h:1");
+        assert_eq!(s.call_timeout, Duration::from_secs(9));
+        let json =
+            RawSettings::from_file_text(r#"{"MEDIA_MCP_PASS_KEY_TO_GUEST": true}"#, true, "f")
+                .unwrap();
+        assert!(
+            Settings::validate(&json, &Overrides::default())
+                .unwrap()
+                .pass_key_to_guest
+        );
+    }
+
+    #[test]
+    fn config_file_rejects_unknown_keys_and_nested_values() {
+        let e = RawSettings::from_file_text("OMBI_URLL = \"x\"", false, "--config f").unwrap_err();
+        assert_eq!(e.variable, "--config f");
+        assert!(e.message.contains("OMBI_URLL"));
+        assert!(RawSettings::from_file_text("[OMBI_URL]\na = 1", false, "f").is_err());
+    }
+
+    #[test]
+    fn environment_overrides_file_and_flags_override_both() {
+        let file = raw(&[
+            ("OMBI_URL", "http://file"),
+            ("OMBI_API_KEY", "k"),
+            ("MEDIA_MCP_COMPONENT", "/file.wasm"),
+        ]);
+        let env = raw(&[("OMBI_URL", "http://env")]);
+        let merged = env.over(file);
+        let flags = Overrides {
+            component: Some("/flag.wasm".into()),
+            ..Overrides::default()
+        };
+        let s = Settings::validate(&merged, &flags).unwrap();
+        assert_eq!(s.ombi.unwrap().base_url(), "http://env");
+        assert_eq!(s.component.unwrap(), PathBuf::from("/flag.wasm"));
+    }
+
+    #[test]
+    fn cache_dir_defaults_to_xdg_then_home_and_can_be_disabled() {
+        let s = validate(&[("HOME", "/home/u")]).unwrap();
+        assert_eq!(
+            s.cache_dir.unwrap(),
+            PathBuf::from("/home/u/.cache/media-mcp")
+        );
+        let s = validate(&[("HOME", "/home/u"), ("XDG_CACHE_HOME", "/x")]).unwrap();
+        assert_eq!(s.cache_dir.unwrap(), PathBuf::from("/x/media-mcp"));
+        let flags = Overrides {
+            no_cache: true,
+            ..Overrides::default()
+        };
+        assert!(
+            Settings::validate(&raw(&[("HOME", "/h")]), &flags)
+                .unwrap()
+                .cache_dir
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,510 @@
+//! [`FakeOmbi`]: a real HTTP/1.1 server on `127.0.0.1:<random port>` (tokio + hyper, on its own
+//! thread and runtime, so sync and async callers alike can use it) that answers from the
+//! embedded fixtures exactly like `fake_ombi.py`:
+//!
+//! 1. every request is recorded ([`RecordedRequest`]);
+//! 2. `/health` → 200 `Healthy` (no key needed);
+//! 3. a path under `/api/` without the right key (header `ApiKey`, or `?apikey=`) → 401
+//!    `Invalid API Key`;
+//! 4. the fixture route (see [`RouteTable`]) answers with its status and body file; an entry
+//!    without body file answers its status with an empty body and no content type;
+//! 5. no route: GET → 200 `text/html` (Ombi's single-page-app fallback), anything else → 500
+//!    `{"error":"Object reference not set to an instance of an object."}`.
+//!
+//! Tests can replace what a route answers while the server runs ([`FakeOmbi::set_override`])
+//! with a [`Reply`]: status, content type, body, extra headers, delay. `Reply` is an enum so
+//! that faults (connection reset, a stall mid-body, a lying `Content-Length`, a huge streamed
+//! body, gzip) can be added as variants without touching the routing. A base path
+//! ([`FakeOmbiBuilder::base_path`]) serves everything under a prefix, like Ombi's `BaseUrl`.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Request, Response, StatusCode};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use wasmtime_wasi_http::io::TokioIo;
+
+use super::fixtures::fixture;
+use super::routes::RouteTable;
+
+/// The body `fake_ombi.py` sends for an unmatched non-GET route.
+pub const UNMATCHED_WRITE_BODY: &[u8] =
+    br#"{"error":"Object reference not set to an instance of an object."}"#;
+const JSON: &str = "application/json; charset=utf-8";
+
+/// One request as the fake saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path as sent (including any base path), without query.
+    pub path: String,
+    /// Raw query string (`""` when none).
+    pub query: String,
+    /// The `ApiKey` header.
+    pub api_key: Option<String>,
+    /// The `apikey` query parameter.
+    pub api_key_query: Option<String>,
+    /// The `UserName` header.
+    pub user_name: Option<String>,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+    /// The request body.
+    pub body: Vec<u8>,
+}
+
+impl RecordedRequest {
+    /// The body as (lossy) UTF-8.
+    pub fn body_text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// What a route answers instead of its fixture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// A complete response, sent after `delay`.
+    Canned {
+        /// HTTP status.
+        status: u16,
+        /// `Content-Type`, if any.
+        content_type: Option<String>,
+        /// Body bytes.
+        body: Bytes,
+        /// Extra response headers.
+        headers: Vec<(String, String)>,
+        /// Wait before answering (the upstream is slow).
+        delay: Duration,
+    },
+}
+
+impl Reply {
+    /// A response with this status, content type and body.
+    pub fn new(status: u16, content_type: Option<&str>, body: impl Into<Bytes>) -> Reply {
+        Reply::Canned {
+            status,
+            content_type: content_type.map(str::to_owned),
+            body: body.into(),
+            headers: Vec::new(),
+            delay: Duration::ZERO,
+        }
+    }
+
+    /// A JSON response (`application/json; charset=utf-8`).
+    pub fn json(status: u16, body: impl Into<Bytes>) -> Reply {
+        Reply::new(status, Some(JSON), body)
+    }
+
+    /// A status with an empty body and no content type.
+    pub fn empty(status: u16) -> Reply {
+        Reply::new(status, None, Bytes::new())
+    }
+
+    /// The same reply after `delay`.
+    pub fn with_delay(self, delay: Duration) -> Reply {
+        match self {
+            Reply::Canned {
+                status,
+                content_type,
+                body,
+                headers,
+                ..
+            } => Reply::Canned {
+                status,
+                content_type,
+                body,
+                headers,
+                delay,
+            },
+        }
+    }
+
+    /// The same reply with one more response header.
+    pub fn with_header(self, name: &str, value: &str) -> Reply {
+        match self {
+            Reply::Canned {
+                status,
+                content_type,
+                body,
+                mut headers,
+                delay,
+            } => {
+                headers.push((name.to_owned(), value.to_owned()));
+                Reply::Canned {
+                    status,
+                    content_type,
+                    body,
+                    headers,
+                    delay,
+                }
+            }
+        }
+    }
+}
+
+type ResponseBody = BoxBody<Bytes, Infallible>;
+
+struct Shared {
+    api_key: String,
+    base_path: String,
+    routes: RouteTable,
+    requests: Mutex<Vec<RecordedRequest>>,
+    overrides: Mutex<HashMap<(String, String), Reply>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panicking test thread must not poison the fake for the others.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Configures a [`FakeOmbi`] before starting it.
+#[derive(Debug, Clone)]
+pub struct FakeOmbiBuilder {
+    api_key: String,
+    base_path: String,
+}
+
+impl FakeOmbiBuilder {
+    /// Serves everything under `prefix` (`/ombi`), like Ombi's `BaseUrl` setting; other paths
+    /// get 404.
+    pub fn base_path(mut self, prefix: &str) -> Self {
+        self.base_path = format!("/{}", prefix.trim_matches('/'));
+        if self.base_path == "/" {
+            self.base_path.clear();
+        }
+        self
+    }
+
+    /// Binds `127.0.0.1:0` and starts serving on a background thread.
+    ///
+    /// # Errors
+    ///
+    /// The socket cannot be bound or the thread cannot start.
+    pub fn start(self) -> std::io::Result<FakeOmbi> {
+        let index = fixture("index.json")
+            .ok_or_else(|| std::io::Error::other("index.json is not embedded"))?;
+        let routes = RouteTable::from_index(index).map_err(std::io::Error::other)?;
+        let shared = Arc::new(Shared {
+            api_key: self.api_key,
+            base_path: self.base_path,
+            routes,
+            requests: Mutex::new(Vec::new()),
+            overrides: Mutex::new(HashMap::new()),
+        });
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let server_shared = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("fake-ombi".into())
+            .spawn(move || {
+                runtime.block_on(accept_loop(listener, server_shared, stop_rx));
+            })?;
+        Ok(FakeOmbi {
+            addr,
+            shared,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
+    }
+}
+
+/// A fake Ombi on loopback; stops when dropped.
+pub struct FakeOmbi {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for FakeOmbi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeOmbi")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FakeOmbi {
+    /// A builder for a fake that accepts `api_key`.
+    pub fn builder(api_key: &str) -> FakeOmbiBuilder {
+        FakeOmbiBuilder {
+            api_key: api_key.to_owned(),
+            base_path: String::new(),
+        }
+    }
+
+    /// Starts a fake that accepts `api_key`, with no base path.
+    ///
+    /// # Errors
+    ///
+    /// The socket cannot be bound or the thread cannot start.
+    pub fn start(api_key: &str) -> std::io::Result<FakeOmbi> {
+        Self::builder(api_key).start()
+    }
+
+    /// The socket address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The port.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// The base URL to configure as `OMBI_URL` (`http://127.0.0.1:PORT[/base]`).
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.addr, self.shared.base_path)
+    }
+
+    /// Every request so far, oldest first.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.requests).clone()
+    }
+
+    /// Forgets the recorded requests.
+    pub fn clear_requests(&self) {
+        lock(&self.shared.requests).clear();
+    }
+
+    /// Makes the route `method` + `template` (as written in `index.json`, query excluded)
+    /// answer `reply` from now on. Matching is case-insensitive, as for routing.
+    pub fn set_override(&self, method: &str, template: &str, reply: Reply) {
+        lock(&self.shared.overrides).insert(override_key(method, template), reply);
+    }
+
+    /// Restores one route's fixture answer.
+    pub fn clear_override(&self, method: &str, template: &str) {
+        lock(&self.shared.overrides).remove(&override_key(method, template));
+    }
+
+    /// Restores every route's fixture answer.
+    pub fn clear_overrides(&self) {
+        lock(&self.shared.overrides).clear();
+    }
+}
+
+impl Drop for FakeOmbi {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn override_key(method: &str, template: &str) -> (String, String) {
+    let template = template.split('?').next().unwrap_or(template);
+    (method.to_ascii_uppercase(), template.to_ascii_lowercase())
+}
+
+async fn accept_loop(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+        return;
+    };
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            accepted = listener.accept() => {
+                let Ok((stream, _peer)) = accepted else { continue };
+                let shared = shared.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |request| {
+                        let shared = shared.clone();
+                        async move { Ok::<_, Infallible>(handle(&shared, request).await) }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        }
+    }
+}
+
+async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<ResponseBody> {
+    let (parts, body) = request.into_parts();
+    let body = body
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let query = parts.uri.query().unwrap_or_default().to_owned();
+    let record = RecordedRequest {
+        method: parts.method.as_str().to_owned(),
+        path: parts.uri.path().to_owned(),
+        api_key: header("apikey"),
+        api_key_query: query_param(&query, "apikey"),
+        user_name: header("username"),
+        content_type: header("content-type"),
+        query,
+        body: body.to_vec(),
+    };
+    let key_ok = record
+        .api_key
+        .as_deref()
+        .or(record.api_key_query.as_deref())
+        == Some(shared.api_key.as_str());
+    let method = record.method.clone();
+    let full_path = record.path.clone();
+    lock(&shared.requests).push(record);
+
+    let Some(path) = strip_base(&full_path, &shared.base_path) else {
+        return respond(
+            404,
+            Some("text/plain"),
+            Bytes::from_static(b"Not Found"),
+            &[],
+        );
+    };
+    if path.eq_ignore_ascii_case("/health") {
+        return respond(200, Some("text/plain"), Bytes::from_static(b"Healthy"), &[]);
+    }
+    if path.to_ascii_lowercase().starts_with("/api/") && !key_ok {
+        return respond(
+            401,
+            Some("text/plain"),
+            Bytes::from_static(b"Invalid API Key"),
+            &[],
+        );
+    }
+    let Some(route) = shared.routes.find(&method, path) else {
+        return if method == "GET" {
+            let page = fixture("err-spa-fallback-html.txt").unwrap_or_default();
+            respond(200, Some("text/html"), Bytes::from_static(page), &[])
+        } else {
+            respond(
+                500,
+                Some("application/json"),
+                Bytes::from_static(UNMATCHED_WRITE_BODY),
+                &[],
+            )
+        };
+    };
+    let reply = lock(&shared.overrides)
+        .get(&override_key(&method, &route.template))
+        .cloned();
+    if let Some(reply) = reply {
+        return send_reply(reply).await;
+    }
+    match &route.body_file {
+        None => respond(route.status, None, Bytes::new(), &[]),
+        Some(file) => {
+            let data = fixture(file).unwrap_or_default();
+            respond(
+                route.status,
+                Some(route.content_type.as_deref().unwrap_or(JSON)),
+                Bytes::from_static(data),
+                &[],
+            )
+        }
+    }
+}
+
+async fn send_reply(reply: Reply) -> Response<ResponseBody> {
+    match reply {
+        Reply::Canned {
+            status,
+            content_type,
+            body,
+            headers,
+            delay,
+        } => {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            respond(status, content_type.as_deref(), body, &headers)
+        }
+    }
+}
+
+fn respond(
+    status: u16,
+    content_type: Option<&str>,
+    body: Bytes,
+    headers: &[(String, String)],
+) -> Response<ResponseBody> {
+    let mut builder = Response::builder()
+        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
+        .header("server", "Kestrel");
+    if let Some(content_type) = content_type {
+        builder = builder.header("content-type", content_type);
+    }
+    for (name, value) in headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    builder.body(Full::new(body).boxed()).unwrap_or_else(|_| {
+        Response::new(Full::new(Bytes::from_static(b"bad override header")).boxed())
+    })
+}
+
+fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
+    if base.is_empty() {
+        return Some(path);
+    }
+    let head = path.get(..base.len())?;
+    let rest = &path[base.len()..];
+    (head.eq_ignore_ascii_case(base) && (rest.is_empty() || rest.starts_with('/')))
+        .then_some(if rest.is_empty() { "/" } else { rest })
+}
+
+fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == name).then(|| super::routes::percent_decode(&v.replace('+', " ")))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_path_is_stripped_case_insensitively() {
+        assert_eq!(strip_base("/ombi/api/v1/x", "/ombi"), Some("/api/v1/x"));
+        assert_eq!(strip_base("/OMBI", "/ombi"), Some("/"));
+        assert_eq!(strip_base("/ombix/api", "/ombi"), None);
+        assert_eq!(strip_base("/api", ""), Some("/api"));
+    }
+
+    #[test]
+    fn query_params_are_decoded() {
+        assert_eq!(
+            query_param("a=1&apikey=k%20y", "apikey").as_deref(),
+            Some("k y")
+        );
+        assert_eq!(query_param("a=1", "apikey"), None);
+    }
+
+    #[test]
+    fn override_keys_ignore_case_and_query() {
+        assert_eq!(
+            override_key("get", "/api/v1/Stats?from={iso}"),
+            ("GET".into(), "/api/v1/stats".into())
+        );
+    }
+}

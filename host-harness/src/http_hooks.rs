@@ -1,0 +1,82 @@
+//! The `wasi:http` hooks of every store: each outgoing request is checked by
+//! [`Policy`](crate::policy::Policy) before any connection is made.
+//!
+//! * an origin that is not a configured upstream gets `HttpRequestDenied` (the guest sees
+//!   `error-code::HTTP-request-denied`), without network access;
+//! * the upstream's credential header is added on the way out (see [`crate::policy`]);
+//! * timeouts are capped ([`cap_request_options`]);
+//! * redirects are never followed: `default_send_request` is a single hyper HTTP/1 exchange, so
+//!   a 3xx goes back to the guest as is, and any request it makes to the `Location` passes
+//!   through this hook again.
+//!
+//! Logging names the method, origin and path only: never headers, never the query string.
+
+use std::sync::Arc;
+
+use http_body_util::BodyExt;
+use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
+
+use crate::policy::{Origin, Policy, cap_request_options};
+
+type IoFuture = Box<dyn Future<Output = Result<(), HttpError>> + Send>;
+type SendFuture =
+    Box<dyn Future<Output = Result<(http::Response<WasiBody>, IoFuture), HttpError>> + Send>;
+
+/// [`WasiHttpHooks`] that enforce a [`Policy`].
+#[derive(Debug, Clone)]
+pub struct PolicyHooks {
+    policy: Arc<Policy>,
+}
+
+impl PolicyHooks {
+    /// Hooks for one store, sharing the process-wide policy.
+    pub fn new(policy: Arc<Policy>) -> Self {
+        PolicyHooks { policy }
+    }
+}
+
+impl WasiHttpHooks for PolicyHooks {
+    fn send_request(
+        &mut self,
+        mut request: http::Request<WasiBody>,
+        options: Option<RequestOptions>,
+        fut: IoFuture,
+    ) -> SendFuture {
+        _ = fut;
+        let method = request.method().clone();
+        let origin = Origin::of_uri(request.uri())
+            .map_or_else(|| "<no origin>".to_owned(), |o| o.to_string());
+        let path = request.uri().path().to_owned();
+        let uri = request.uri().clone();
+        if let Err(refusal) = self.policy.apply(&uri, request.headers_mut()) {
+            crate::log_warn!("refused outgoing {method} {origin}{path}: {refusal}");
+            return Box::new(async { Err(HttpError::HttpRequestDenied) });
+        }
+        crate::log_debug!("outgoing {method} {origin}{path}");
+        let options = cap_request_options(options);
+        Box::new(async move {
+            let (response, io) =
+                wasmtime_wasi_http::default_send_request(request, Some(options)).await?;
+            Ok((
+                response.map(BodyExt::boxed_unsync),
+                Box::new(io) as IoFuture,
+            ))
+        })
+    }
+
+    fn p2_error_from_connect(
+        &mut self,
+        err: &std::io::Error,
+    ) -> wasmtime_wasi_http::p2::bindings::http::types::ErrorCode {
+        crate::log_debug!("outgoing connection failed: {}", err.kind());
+        wasmtime_wasi_http::p2::bindings::http::types::ErrorCode::ConnectionRefused
+    }
+
+    fn p2_error_from_hyper(
+        &mut self,
+        err: &hyper::Error,
+    ) -> wasmtime_wasi_http::p2::bindings::http::types::ErrorCode {
+        crate::log_debug!("outgoing HTTP exchange failed: {err}");
+        wasmtime_wasi_http::p2::bindings::http::types::ErrorCode::HttpProtocolError
+    }
+}

@@ -1,0 +1,457 @@
+//! What the sandbox may do, as pure functions over [`Settings`]:
+//!
+//! * outbound HTTP is allowed only to the origins (scheme, host, port) of the configured
+//!   upstreams: another port on the same loopback host is another origin and is refused;
+//! * by default the host holds the credentials: it adds `ApiKey: <key>` to every request to the
+//!   Ombi origin and `X-API-KEY: <key>` to the MoviePilot origin, replacing whatever the guest
+//!   set, so the key never enters the sandbox (`MEDIA_MCP_PASS_KEY_TO_GUEST` turns this off and
+//!   hands the keys to the guest instead);
+//! * outgoing timeouts are capped ([`cap_request_options`]);
+//! * the guest's environment holds only the variables it needs ([`guest_env`]).
+//!
+//! Nothing here logs; [`crate::http_hooks`] applies these decisions to live requests.
+
+use std::fmt;
+use std::time::Duration;
+
+use http::{HeaderMap, HeaderName, HeaderValue, Uri};
+use wasmtime_wasi_http::RequestOptions;
+
+use crate::config::{Settings, Upstream};
+
+/// Upper bound on the time to establish a connection.
+pub const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Upper bound on the wait for the first response byte.
+pub const MAX_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Upper bound on the wait between two response body chunks.
+pub const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The header carrying the Ombi API key (Ombi ledger §1.2).
+pub const OMBI_KEY_HEADER: &str = "ApiKey";
+/// The header carrying the MoviePilot API token.
+pub const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
+
+/// Scheme, lower-case host and port (explicit or the scheme's default) of a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    scheme: String,
+    host: String,
+    port: u16,
+}
+
+impl Origin {
+    /// The origin of a configured upstream URL.
+    pub fn of_url(url: &url::Url) -> Option<Origin> {
+        Some(Origin {
+            scheme: url.scheme().to_ascii_lowercase(),
+            host: url.host_str()?.to_ascii_lowercase(),
+            port: url.port_or_known_default()?,
+        })
+    }
+
+    /// The origin of an outgoing request URI (absolute form, as wasi:http builds it).
+    pub fn of_uri(uri: &Uri) -> Option<Origin> {
+        let scheme = uri.scheme_str()?.to_ascii_lowercase();
+        let default_port = match scheme.as_str() {
+            "http" => 80,
+            "https" => 443,
+            _ => return None,
+        };
+        Some(Origin {
+            host: uri.host()?.to_ascii_lowercase(),
+            port: uri.port_u16().unwrap_or(default_port),
+            scheme,
+        })
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}:{}", self.scheme, self.host, self.port)
+    }
+}
+
+/// A header the host adds to requests for one upstream. `Debug` hides the value.
+#[derive(Clone)]
+pub struct Credential {
+    name: HeaderName,
+    value: HeaderValue,
+}
+
+impl Credential {
+    fn new(name: &str, secret: &str) -> Option<Credential> {
+        let mut value = HeaderValue::from_str(secret).ok()?;
+        // Marks the value sensitive for hyper (never indexed/compressed, hidden from Debug).
+        value.set_sensitive(true);
+        Some(Credential {
+            name: HeaderName::from_bytes(name.as_bytes()).ok()?,
+            value,
+        })
+    }
+
+    /// The header name (`ApiKey`, `X-API-KEY`).
+    pub fn header_name(&self) -> &HeaderName {
+        &self.name
+    }
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Credential({}: <redacted>)", self.name)
+    }
+}
+
+/// Why a request was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicyError {
+    /// The request's origin is not a configured upstream.
+    OriginNotAllowed {
+        /// `scheme://host:port` of the refused request.
+        origin: String,
+    },
+    /// The request URI has no usable scheme or host.
+    NoOrigin,
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyError::OriginNotAllowed { origin } => {
+                write!(f, "{origin} is not a configured upstream origin")
+            }
+            PolicyError::NoOrigin => f.write_str("the request has no http(s) origin"),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
+#[derive(Debug, Clone)]
+struct Rule {
+    origin: Origin,
+    base_path: String,
+    credential: Option<Credential>,
+}
+
+/// The outbound policy for one configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    rules: Vec<Rule>,
+}
+
+impl Policy {
+    /// Builds the policy: one rule per configured upstream, with a credential to inject unless
+    /// the keys go to the guest.
+    pub fn from_settings(settings: &Settings) -> Policy {
+        let mut rules = Vec::new();
+        let upstreams = [
+            (&settings.ombi, OMBI_KEY_HEADER),
+            (&settings.moviepilot, MOVIEPILOT_KEY_HEADER),
+        ];
+        for (upstream, header) in upstreams {
+            let Some(Upstream { url, api_key }) = upstream else {
+                continue;
+            };
+            let Some(origin) = Origin::of_url(url) else {
+                continue;
+            };
+            let credential = if settings.pass_key_to_guest {
+                None
+            } else {
+                Credential::new(header, api_key.expose())
+            };
+            rules.push(Rule {
+                origin,
+                base_path: url.path().trim_end_matches('/').to_owned(),
+                credential,
+            });
+        }
+        Policy { rules }
+    }
+
+    /// The origins requests may go to.
+    pub fn allowed_origins(&self) -> Vec<String> {
+        self.rules.iter().map(|r| r.origin.to_string()).collect()
+    }
+
+    /// Checks the request's origin and returns the credential to add, if any. When two
+    /// upstreams share an origin, the one whose base path is the longest prefix of the request
+    /// path wins (else the first configured).
+    ///
+    /// # Errors
+    ///
+    /// [`PolicyError`] when the origin is not a configured upstream.
+    pub fn authorize(&self, uri: &Uri) -> Result<Option<&Credential>, PolicyError> {
+        let origin = Origin::of_uri(uri).ok_or(PolicyError::NoOrigin)?;
+        let candidates: Vec<&Rule> = self.rules.iter().filter(|r| r.origin == origin).collect();
+        let first = *candidates
+            .first()
+            .ok_or_else(|| PolicyError::OriginNotAllowed {
+                origin: origin.to_string(),
+            })?;
+        let path = uri.path();
+        let best = candidates
+            .iter()
+            .filter(|r| path_has_prefix(path, &r.base_path))
+            .max_by_key(|r| r.base_path.len())
+            .copied()
+            .unwrap_or(first);
+        Ok(best.credential.as_ref())
+    }
+
+    /// [`Policy::authorize`], then sets the credential header, replacing any guest value.
+    ///
+    /// # Errors
+    ///
+    /// [`PolicyError`] when the origin is not a configured upstream.
+    pub fn apply(&self, uri: &Uri, headers: &mut HeaderMap) -> Result<(), PolicyError> {
+        if let Some(credential) = self.authorize(uri)? {
+            headers.remove(&credential.name);
+            headers.insert(credential.name.clone(), credential.value.clone());
+        }
+        Ok(())
+    }
+}
+
+fn path_has_prefix(path: &str, prefix: &str) -> bool {
+    prefix.is_empty()
+        || path.len() >= prefix.len()
+            && path[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && matches!(path.as_bytes().get(prefix.len()), None | Some(b'/'))
+}
+
+/// Caps the guest's timeouts at [`MAX_CONNECT_TIMEOUT`], [`MAX_FIRST_BYTE_TIMEOUT`] and
+/// [`MAX_BETWEEN_BYTES_TIMEOUT`] (smaller guest values are kept). wasmtime-wasi-http would
+/// otherwise wait 600 s for each.
+pub fn cap_request_options(requested: Option<RequestOptions>) -> RequestOptions {
+    let cap = |asked: Option<Duration>, max: Duration| Some(asked.map_or(max, |d| d.min(max)));
+    let asked = requested.unwrap_or_default();
+    RequestOptions {
+        connect_timeout: cap(asked.connect_timeout, MAX_CONNECT_TIMEOUT),
+        first_byte_timeout: cap(asked.first_byte_timeout, MAX_FIRST_BYTE_TIMEOUT),
+        between_bytes_timeout: cap(asked.between_bytes_timeout, MAX_BETWEEN_BYTES_TIMEOUT),
+    }
+}
+
+/// The guest's whole environment: `OMBI_URL`, `OMBI_USER`, `MOVIEPILOT_URL`, the pass-through
+/// `MEDIA_MCP_*` / `MOVIEPILOT_*` variables, and the API keys only in pass-key mode. Nothing
+/// is inherited from the host process.
+pub fn guest_env(settings: &Settings) -> Vec<(String, String)> {
+    let mut env = Vec::new();
+    if let Some(ombi) = &settings.ombi {
+        env.push(("OMBI_URL".to_owned(), ombi.base_url()));
+        if settings.pass_key_to_guest {
+            env.push(("OMBI_API_KEY".to_owned(), ombi.api_key.expose().to_owned()));
+        }
+    }
+    if let Some(user) = &settings.ombi_user {
+        env.push(("OMBI_USER".to_owned(), user.clone()));
+    }
+    if let Some(mp) = &settings.moviepilot {
+        env.push(("MOVIEPILOT_URL".to_owned(), mp.base_url()));
+        if settings.pass_key_to_guest {
+            env.push((
+                "MOVIEPILOT_API_KEY".to_owned(),
+                mp.api_key.expose().to_owned(),
+            ));
+        }
+    }
+    env.extend(settings.passthrough.iter().cloned());
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Overrides, RawSettings};
+
+    fn settings(pairs: &[(&str, &str)]) -> Settings {
+        let raw = RawSettings::from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        Settings::validate(&raw, &Overrides::default()).unwrap()
+    }
+
+    fn both() -> Settings {
+        settings(&[
+            ("OMBI_URL", "http://127.0.0.1:5000/ombi"),
+            ("OMBI_API_KEY", "ombi-secret"),
+            ("OMBI_USER", "alice"),
+            ("MOVIEPILOT_URL", "https://MP.example/api/v1/mcp"),
+            ("MOVIEPILOT_API_KEY", "mp-secret"),
+            ("MEDIA_MCP_ALLOW_WRITES", "1"),
+        ])
+    }
+
+    fn uri(s: &str) -> Uri {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn allowed_origins_are_scheme_host_port() {
+        assert_eq!(
+            Policy::from_settings(&both()).allowed_origins(),
+            ["http://127.0.0.1:5000", "https://mp.example:443"]
+        );
+    }
+
+    #[test]
+    fn another_port_on_the_same_loopback_host_is_refused() {
+        let p = Policy::from_settings(&both());
+        let e = p
+            .authorize(&uri("http://127.0.0.1:5001/ombi/api/v1/Status"))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            PolicyError::OriginNotAllowed {
+                origin: "http://127.0.0.1:5001".into()
+            }
+        );
+    }
+
+    #[test]
+    fn other_scheme_or_host_is_refused() {
+        let p = Policy::from_settings(&both());
+        assert!(
+            p.authorize(&uri("https://127.0.0.1:5000/ombi/api"))
+                .is_err()
+        );
+        assert!(p.authorize(&uri("http://localhost:5000/ombi/api")).is_err());
+        assert!(p.authorize(&uri("http://mp.example/api/v1/mcp")).is_err());
+        assert_eq!(
+            p.authorize(&uri("/relative")).unwrap_err(),
+            PolicyError::NoOrigin
+        );
+    }
+
+    #[test]
+    fn default_ports_and_host_case_match() {
+        let p = Policy::from_settings(&both());
+        assert!(p.authorize(&uri("https://mp.EXAMPLE/api/v1/mcp")).is_ok());
+        assert!(
+            p.authorize(&uri("https://mp.example:443/api/v1/mcp"))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn injects_each_upstreams_own_header_replacing_guest_values() {
+        let p = Policy::from_settings(&both());
+        let mut headers = HeaderMap::new();
+        headers.insert("apikey", HeaderValue::from_static("guest-made-this-up"));
+        p.apply(
+            &uri("http://127.0.0.1:5000/ombi/api/v1/Search/movie/x"),
+            &mut headers,
+        )
+        .unwrap();
+        assert_eq!(
+            headers.get_all("ApiKey").iter().collect::<Vec<_>>(),
+            ["ombi-secret"]
+        );
+        assert!(headers.get("x-api-key").is_none());
+
+        let mut headers = HeaderMap::new();
+        p.apply(&uri("https://mp.example/api/v1/mcp"), &mut headers)
+            .unwrap();
+        assert_eq!(headers.get("X-API-KEY").unwrap(), "mp-secret");
+        assert!(headers.get("apikey").is_none());
+    }
+
+    #[test]
+    fn injected_values_are_sensitive_and_credentials_debug_is_redacted() {
+        let p = Policy::from_settings(&both());
+        let mut headers = HeaderMap::new();
+        p.apply(&uri("http://127.0.0.1:5000/ombi/api"), &mut headers)
+            .unwrap();
+        assert!(headers.get("apikey").unwrap().is_sensitive());
+        assert!(!format!("{p:?}").contains("secret"));
+    }
+
+    #[test]
+    fn shared_origin_picks_the_longest_matching_base_path() {
+        let s = settings(&[
+            ("OMBI_URL", "http://h:80/ombi"),
+            ("OMBI_API_KEY", "o"),
+            ("MOVIEPILOT_URL", "http://h/mp"),
+            ("MOVIEPILOT_API_KEY", "m"),
+        ]);
+        let p = Policy::from_settings(&s);
+        let name = |u: &str| {
+            p.authorize(&uri(u))
+                .unwrap()
+                .unwrap()
+                .header_name()
+                .as_str()
+                .to_owned()
+        };
+        assert_eq!(name("http://h/OMBI/api/v1/x"), "apikey");
+        assert_eq!(name("http://h/mp/api"), "x-api-key");
+        assert_eq!(
+            name("http://h/mpx"),
+            "apikey",
+            "no prefix match falls back to the first upstream"
+        );
+    }
+
+    #[test]
+    fn pass_key_mode_injects_nothing_but_still_enforces_origins() {
+        let mut s = both();
+        s.pass_key_to_guest = true;
+        let p = Policy::from_settings(&s);
+        assert!(
+            p.authorize(&uri("http://127.0.0.1:5000/ombi/api"))
+                .unwrap()
+                .is_none()
+        );
+        assert!(p.authorize(&uri("http://127.0.0.1:1/")).is_err());
+    }
+
+    #[test]
+    fn nothing_configured_refuses_everything() {
+        assert!(
+            Policy::from_settings(&settings(&[]))
+                .authorize(&uri("http://127.0.0.1/"))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn timeouts_are_capped_and_smaller_guest_values_kept() {
+        let o = cap_request_options(None);
+        assert_eq!(o.connect_timeout, Some(MAX_CONNECT_TIMEOUT));
+        assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
+        assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
+        let o = cap_request_options(Some(RequestOptions {
+            connect_timeout: Some(Duration::from_secs(1)),
+            first_byte_timeout: Some(Duration::from_secs(600)),
+            between_bytes_timeout: None,
+        }));
+        assert_eq!(o.connect_timeout, Some(Duration::from_secs(1)));
+        assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
+        assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
+    }
+
+    #[test]
+    fn guest_env_has_urls_user_and_policy_vars_but_no_keys() {
+        let env = guest_env(&both());
+        let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "OMBI_URL",
+                "OMBI_USER",
+                "MOVIEPILOT_URL",
+                "MEDIA_MCP_ALLOW_WRITES"
+            ]
+        );
+        assert_eq!(env[0].1, "http://127.0.0.1:5000/ombi");
+        assert!(env.iter().all(|(_, v)| !v.contains("secret")));
+    }
+
+    #[test]
+    fn guest_env_has_keys_in_pass_key_mode() {
+        let mut s = both();
+        s.pass_key_to_guest = true;
+        let env = guest_env(&s);
+        assert!(env.contains(&("OMBI_API_KEY".into(), "ombi-secret".into())));
+        assert!(env.contains(&("MOVIEPILOT_API_KEY".into(), "mp-secret".into())));
+    }
+}

@@ -1,0 +1,488 @@
+//! Runs the component: one [`Engine`] (epoch interruption on), the component compiled once
+//! (or loaded from the [`artifact_cache`](crate::artifact_cache)), pre-instantiated once
+//! ([`PluginPre`]), then **a fresh [`Store`] and instance for every call**. Calls share
+//! nothing mutable, so they run concurrently without a lock, and a call that traps, times out
+//! or runs out of memory takes only its own store down.
+//!
+//! Per call: [`StoreLimits`] caps linear memory; the epoch deadline is re-armed so the guest
+//! yields to tokio every tick (10 ms) and is interrupted once it has run for the call timeout;
+//! `tokio::time::timeout` bounds the wall-clock time of the whole call, including time parked
+//! in host I/O where epochs do not count, and drops the store when it fires.
+//!
+//! The linker provides exactly what the `plugin` world needs: `wasi:cli/environment`,
+//! `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` (types + outgoing-handler, behind
+//! [`PolicyHooks`]). No filesystem, sockets, random, stdio or exit: a component importing
+//! those fails to instantiate.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use wasmtime::component::{HasData, Linker, ResourceTable};
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap, UpdateDeadline};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
+
+use crate::artifact_cache::{self, Provenance};
+use crate::http_hooks::PolicyHooks;
+use crate::policy::Policy;
+
+mod bindings {
+    //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "plugin",
+        exports: { default: async },
+        with: {
+            "wasi:cli": wasmtime_wasi::p2::bindings::cli,
+            "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
+            "wasi:io": wasmtime_wasi::p2::bindings::io,
+            "wasi:http": wasmtime_wasi_http::p2::bindings::http,
+        },
+    });
+}
+
+use bindings::PluginPre;
+use bindings::exports::media_mcp::plugin::tools as wit;
+
+/// How often the epoch advances; also how often a running guest yields to tokio.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// The imports the `plugin` world may have (any version of these interfaces).
+pub const ALLOWED_IMPORTS: &[&str] = &[
+    "wasi:cli/environment",
+    "wasi:http/outgoing-handler",
+    "wasi:http/types",
+    "wasi:io/error",
+    "wasi:io/poll",
+    "wasi:io/streams",
+    "wasi:clocks/monotonic-clock",
+    "wasi:clocks/wall-clock",
+];
+
+/// One tool as the component lists it (JSON fields still as text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSpec {
+    /// Unique name (`read_search`).
+    pub name: String,
+    /// Human-readable title.
+    pub title: String,
+    /// Description for the model.
+    pub description: String,
+    /// JSON Schema of the arguments, as text.
+    pub input_schema: String,
+    /// JSON Schema of the structured result, as text.
+    pub output_schema: String,
+    /// MCP annotations object, as text.
+    pub annotations: String,
+}
+
+/// What the host passes with each call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallContext {
+    /// Unique per call; the guest echoes it as `correlation_id`.
+    pub correlation_id: String,
+    /// Upstream user to act as; `None` = the configured default.
+    pub principal: Option<String>,
+}
+
+/// The component's answer to a call that ran to completion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallOutcome {
+    /// A tool result (success or tool-level failure).
+    Result {
+        /// The result envelope, JSON text.
+        structured: String,
+        /// The same object as text for the content block.
+        text: String,
+        /// MCP `isError`.
+        is_error: bool,
+    },
+    /// No tool of that name.
+    UnknownTool(String),
+}
+
+/// Why a call did not produce an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The call exceeded its wall-clock or CPU budget.
+    Timeout,
+    /// The guest hit its memory limit.
+    OutOfMemory,
+    /// The guest trapped (panic, unreachable, ...).
+    Trap,
+    /// The component could not be instantiated.
+    Instantiate,
+}
+
+/// A call that failed in the sandbox; `message` is safe to show to clients.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What happened.
+    pub kind: FailureKind,
+    /// A short human-readable explanation.
+    pub message: String,
+}
+
+/// Everything needed to load the sandbox.
+#[derive(Debug, Clone)]
+pub struct SandboxOptions {
+    /// The guest's environment (see [`crate::policy::guest_env`]).
+    pub guest_env: Vec<(String, String)>,
+    /// The outbound policy.
+    pub policy: Arc<Policy>,
+    /// Wall-clock (and CPU) limit of one call.
+    pub call_timeout: Duration,
+    /// Linear-memory limit of one call, in bytes.
+    pub memory_limit_bytes: usize,
+    /// Compiled-artifact cache directory, if enabled.
+    pub cache_dir: Option<std::path::PathBuf>,
+}
+
+/// How loading went, for the start-up log and measurements.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadReport {
+    /// Cached, compiled, ...
+    pub provenance: Provenance,
+    /// Time to read, compile or deserialize, and pre-instantiate.
+    pub elapsed: Duration,
+    /// Size of the component file.
+    pub wasm_bytes: usize,
+}
+
+/// Per-store state: WASI contexts, the resource table, the policy hooks and the limits.
+struct HostState {
+    wasi: WasiCtx,
+    http: WasiHttpCtx,
+    table: ResourceTable,
+    hooks: PolicyHooks,
+    limits: StoreLimits,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl WasiHttpView for HostState {
+    fn http(&mut self) -> WasiHttpCtxView<'_> {
+        WasiHttpCtxView {
+            ctx: &mut self.http,
+            table: &mut self.table,
+            hooks: &mut self.hooks,
+        }
+    }
+}
+
+/// `HasData` projection for the `wasi:io` host traits, which live on the resource table.
+struct IoTable;
+
+impl HasData for IoTable {
+    type Data<'a> = &'a mut ResourceTable;
+}
+
+/// Advances the engine's epoch every [`EPOCH_TICK`] until dropped.
+struct EpochTicker {
+    stop: Arc<AtomicBool>,
+}
+
+impl EpochTicker {
+    fn start(engine: &Engine) -> EpochTicker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (engine, flag) = (engine.clone(), stop.clone());
+        std::thread::Builder::new()
+            .name("epoch-ticker".into())
+            .spawn(move || {
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(EPOCH_TICK);
+                    engine.increment_epoch();
+                }
+            })
+            .expect("spawning the epoch thread");
+        EpochTicker { stop }
+    }
+}
+
+impl Drop for EpochTicker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The loaded component, ready for concurrent calls.
+pub struct Sandbox {
+    pre: PluginPre<HostState>,
+    guest_env: Arc<[(String, String)]>,
+    policy: Arc<Policy>,
+    call_timeout: Duration,
+    memory_limit_bytes: usize,
+    _ticker: EpochTicker,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("call_timeout", &self.call_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The engine configuration every sandbox uses (also part of the cache key).
+pub fn engine() -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config.epoch_interruption(true);
+    Ok(Engine::new(&config)?)
+}
+
+fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
+    use wasmtime_wasi::p2::bindings::{cli, clocks, io};
+    let mut linker = Linker::<HostState>::new(engine);
+    let l = &mut linker;
+    io::error::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
+    io::poll::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
+    io::streams::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
+    clocks::monotonic_clock::add_to_linker::<HostState, wasmtime_wasi::clocks::WasiClocks>(
+        l,
+        |s| wasmtime_wasi::clocks::WasiClocksView::clocks(s),
+    )?;
+    clocks::wall_clock::add_to_linker::<HostState, wasmtime_wasi::clocks::WasiClocks>(l, |s| {
+        wasmtime_wasi::clocks::WasiClocksView::clocks(s)
+    })?;
+    cli::environment::add_to_linker::<HostState, wasmtime_wasi::cli::WasiCli>(l, |s| {
+        wasmtime_wasi::cli::WasiCliView::cli(s)
+    })?;
+    wasmtime_wasi_http::p2::add_only_http_to_linker_async(l)?;
+    Ok(linker)
+}
+
+impl Sandbox {
+    /// Reads, compiles (or loads from cache) and pre-instantiates the component at `path`.
+    ///
+    /// # Errors
+    ///
+    /// The file is missing or not a component, or it imports something the linker does not
+    /// provide.
+    pub fn load(path: &Path, options: SandboxOptions) -> anyhow::Result<(Sandbox, LoadReport)> {
+        let started = Instant::now();
+        let wasm = std::fs::read(path)
+            .with_context(|| format!("reading the component {}", path.display()))?;
+        let engine = engine()?;
+        let (component, provenance) =
+            artifact_cache::load_component(&engine, &wasm, options.cache_dir.as_deref())
+                .with_context(|| format!("compiling the component {}", path.display()))?;
+        let instance_pre = linker(&engine)?.instantiate_pre(&component).map_err(|e| {
+            anyhow::Error::from(e).context(format!(
+                "linking the component {} (it may import an interface the harness does not provide)",
+                path.display()
+            ))
+        })?;
+        let pre = PluginPre::new(instance_pre).map_err(|e| {
+            anyhow::Error::from(e).context("the component does not export media-mcp:plugin/tools")
+        })?;
+        let sandbox = Sandbox {
+            pre,
+            guest_env: options.guest_env.into(),
+            policy: options.policy,
+            call_timeout: options.call_timeout,
+            memory_limit_bytes: options.memory_limit_bytes,
+            _ticker: EpochTicker::start(&engine),
+        };
+        Ok((
+            sandbox,
+            LoadReport {
+                provenance,
+                elapsed: started.elapsed(),
+                wasm_bytes: wasm.len(),
+            },
+        ))
+    }
+
+    /// The call timeout in force.
+    pub fn call_timeout(&self) -> Duration {
+        self.call_timeout
+    }
+
+    fn new_store(&self) -> Store<HostState> {
+        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.memory_limit_bytes)
+            .trap_on_grow_failure(true)
+            .build();
+        let state = HostState {
+            wasi,
+            http: WasiHttpCtx::new(),
+            table: ResourceTable::new(),
+            hooks: PolicyHooks::new(self.policy.clone()),
+            limits,
+        };
+        let mut store = Store::new(self.pre.engine(), state);
+        store.limiter(|s| &mut s.limits);
+        // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
+        // once the guest has been running for the whole call budget.
+        let budget_ticks = (self.call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
+        let mut ticks = 0u128;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            ticks += 1;
+            Ok(if ticks >= budget_ticks {
+                UpdateDeadline::Interrupt
+            } else {
+                UpdateDeadline::Yield(1)
+            })
+        });
+        store
+    }
+
+    /// Calls `list-tools` in a fresh instance.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when the guest traps, times out or cannot be instantiated.
+    pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, Failure> {
+        let mut store = self.new_store();
+        let run = async {
+            let instance = self
+                .pre
+                .instantiate_async(&mut store)
+                .await
+                .map_err(instantiate_failure)?;
+            instance
+                .media_mcp_plugin_tools()
+                .call_list_tools(&mut store)
+                .await
+                .map_err(|e| self.classify(e))
+        };
+        let tools = self.bounded(run).await?;
+        Ok(tools.into_iter().map(ToolSpec::from).collect())
+    }
+
+    /// Calls `call-tool` in a fresh instance.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when the guest traps, times out, runs out of memory or cannot be
+    /// instantiated. The store is dropped either way.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: &str,
+        context: &CallContext,
+    ) -> Result<CallOutcome, Failure> {
+        let mut store = self.new_store();
+        let wit_context = wit::CallContext {
+            correlation_id: context.correlation_id.clone(),
+            principal: context.principal.clone(),
+        };
+        let run = async {
+            let instance = self
+                .pre
+                .instantiate_async(&mut store)
+                .await
+                .map_err(instantiate_failure)?;
+            instance
+                .media_mcp_plugin_tools()
+                .call_call_tool(&mut store, name, arguments, &wit_context)
+                .await
+                .map_err(|e| self.classify(e))
+        };
+        Ok(match self.bounded(run).await? {
+            Ok(r) => CallOutcome::Result {
+                structured: r.structured,
+                text: r.text,
+                is_error: r.is_error,
+            },
+            Err(wit::CallError::UnknownTool(name)) => CallOutcome::UnknownTool(name),
+        })
+    }
+
+    async fn bounded<T>(
+        &self,
+        run: impl Future<Output = Result<T, Failure>>,
+    ) -> Result<T, Failure> {
+        match tokio::time::timeout(self.call_timeout, run).await {
+            Ok(result) => result,
+            Err(_elapsed) => Err(self.timeout_failure()),
+        }
+    }
+
+    fn timeout_failure(&self) -> Failure {
+        Failure {
+            kind: FailureKind::Timeout,
+            message: format!(
+                "the call did not finish within {} s",
+                self.call_timeout.as_secs()
+            ),
+        }
+    }
+
+    fn classify(&self, error: wasmtime::Error) -> Failure {
+        let chain = format!("{error:#}");
+        if error.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
+            return self.timeout_failure();
+        }
+        if chain.contains("forcing trap when growing memory") {
+            return Failure {
+                kind: FailureKind::OutOfMemory,
+                message: format!(
+                    "the plugin ran out of memory (limit {} MiB)",
+                    self.memory_limit_bytes >> 20
+                ),
+            };
+        }
+        let summary = match error.downcast_ref::<Trap>() {
+            Some(trap) => trap.to_string(),
+            None => "unexpected host error".to_owned(),
+        };
+        crate::log_warn!("guest failure: {chain}");
+        Failure {
+            kind: FailureKind::Trap,
+            message: format!("the plugin failed ({summary})"),
+        }
+    }
+}
+
+fn instantiate_failure(error: wasmtime::Error) -> Failure {
+    crate::log_error!("cannot instantiate the component: {error:#}");
+    Failure {
+        kind: FailureKind::Instantiate,
+        message: "the plugin could not be started".to_owned(),
+    }
+}
+
+impl From<wit::Tool> for ToolSpec {
+    fn from(t: wit::Tool) -> Self {
+        ToolSpec {
+            name: t.name,
+            title: t.title,
+            description: t.description,
+            input_schema: t.input_schema,
+            output_schema: t.output_schema,
+            annotations: t.annotations,
+        }
+    }
+}
+
+/// The interface names (without `@version`) a component file imports, sorted.
+///
+/// # Errors
+///
+/// The file cannot be read or compiled.
+pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
+    let engine = engine()?;
+    let wasm = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let component = wasmtime::component::Component::new(&engine, &wasm)?;
+    let mut names: Vec<String> = component
+        .component_type()
+        .imports(&engine)
+        .map(|(name, _)| name.split('@').next().unwrap_or(name).to_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}

@@ -1,0 +1,310 @@
+//! The MCP side: an rmcp [`ServerHandler`] written by hand (no macros) over the [`Sandbox`].
+//!
+//! * `initialize`: only the `tools` capability, no `listChanged` (the catalogue is fixed for
+//!   the life of the process); protocol versions [`SUPPORTED_PROTOCOL_VERSIONS`]. rmcp 3.11's
+//!   `negotiate_initialize` echoes a supported requested version, and otherwise answers the
+//!   `protocol_version` of [`ServerHandler::get_info`], which we set to the newest we support;
+//! * `tools/list`: the component's `list-tools`, called once at start-up ([`Catalogue`]);
+//! * `tools/call`: a fresh instance per call ([`call_tool`]) with a new correlation id and the
+//!   principal from `_meta["media-mcp/principal"]`; WIT `unknown-tool` and names not in the
+//!   catalogue are JSON-RPC -32602; sandbox failures become contract error envelopes.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use rmcp::ErrorData;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use crate::envelope;
+use crate::sandbox::{CallContext, CallOutcome, Sandbox, ToolSpec};
+
+/// The protocol versions we speak, oldest first. The newest is the fallback answer.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[ProtocolVersion] = &[
+    ProtocolVersion::V_2024_11_05,
+    ProtocolVersion::V_2025_06_18,
+    ProtocolVersion::V_2025_11_25,
+];
+
+/// The `_meta` key carrying the upstream user a call acts as.
+pub const PRINCIPAL_META_KEY: &str = "media-mcp/principal";
+
+/// The server's name in `serverInfo`.
+pub const SERVER_NAME: &str = "media-mcp";
+
+/// The tool list, converted once from the component's `list-tools`.
+#[derive(Debug, Clone, Default)]
+pub struct Catalogue {
+    tools: Vec<Tool>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Catalogue {
+    /// Converts the component's tool records.
+    ///
+    /// # Errors
+    ///
+    /// A schema or annotations field that is not a JSON object, or a duplicate name: a
+    /// component bug worth failing start-up for.
+    pub fn from_specs(specs: Vec<ToolSpec>) -> anyhow::Result<Catalogue> {
+        let mut catalogue = Catalogue::default();
+        for spec in specs {
+            let tool = to_tool(&spec)
+                .with_context(|| format!("the component listed an invalid tool {:?}", spec.name))?;
+            anyhow::ensure!(
+                !catalogue.by_name.contains_key(&spec.name),
+                "the component listed tool {:?} twice",
+                spec.name
+            );
+            catalogue.by_name.insert(spec.name, catalogue.tools.len());
+            catalogue.tools.push(tool);
+        }
+        Ok(catalogue)
+    }
+
+    /// All tools, in the component's order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// One tool by name.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+}
+
+fn to_tool(spec: &ToolSpec) -> anyhow::Result<Tool> {
+    let object = |field: &str, text: &str| -> anyhow::Result<JsonObject> {
+        match serde_json::from_str(text).with_context(|| format!("{field} is not JSON"))? {
+            Value::Object(map) => Ok(map),
+            _ => anyhow::bail!("{field} is not a JSON object"),
+        }
+    };
+    let input = object("input-schema", &spec.input_schema)?;
+    let output = object("output-schema", &spec.output_schema)?;
+    let annotations: ToolAnnotations =
+        serde_json::from_value(Value::Object(object("annotations", &spec.annotations)?))
+            .context("annotations are not MCP tool annotations")?;
+    let mut tool = Tool::new(spec.name.clone(), spec.description.clone(), Arc::new(input))
+        .with_raw_output_schema(Arc::new(output))
+        .with_annotations(annotations);
+    if !spec.title.is_empty() {
+        tool = tool.with_title(spec.title.clone());
+    }
+    Ok(tool)
+}
+
+/// Runs one tool call and maps the WIT answer to MCP.
+///
+/// # Errors
+///
+/// JSON-RPC -32602 for an unknown tool; everything else is a [`CallToolResult`].
+pub async fn call_tool(
+    sandbox: &Sandbox,
+    name: &str,
+    arguments: Option<JsonObject>,
+    principal: Option<String>,
+) -> Result<CallToolResult, ErrorData> {
+    let context = CallContext {
+        correlation_id: uuid::Uuid::new_v4().to_string(),
+        principal,
+    };
+    let arguments = Value::Object(arguments.unwrap_or_default()).to_string();
+    let started = Instant::now();
+    let outcome = sandbox.call_tool(name, &arguments, &context).await;
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let id = &context.correlation_id;
+    match outcome {
+        Ok(CallOutcome::Result {
+            structured,
+            text,
+            is_error,
+        }) => match serde_json::from_str::<Value>(&structured) {
+            Ok(value) => {
+                crate::log_info!(
+                    "call {name} [{id}] {} in {elapsed_ms:.1} ms",
+                    if is_error { "isError" } else { "ok" }
+                );
+                Ok(result(value, text, is_error))
+            }
+            Err(error) => {
+                crate::log_error!(
+                    "call {name} [{id}]: the component returned invalid JSON: {error}"
+                );
+                let value = envelope::error_envelope(
+                    name,
+                    id,
+                    "INTERNAL_ERROR",
+                    "the plugin returned an invalid result",
+                );
+                Ok(result(value.clone(), value.to_string(), true))
+            }
+        },
+        Ok(CallOutcome::UnknownTool(unknown)) => {
+            crate::log_info!("call {name} [{id}]: unknown tool");
+            Err(unknown_tool(&unknown))
+        }
+        Err(failure) => {
+            crate::log_warn!(
+                "call {name} [{id}] failed after {elapsed_ms:.1} ms: {}",
+                failure.message
+            );
+            let value = envelope::failure_envelope(name, id, &failure);
+            Ok(result(value.clone(), value.to_string(), true))
+        }
+    }
+}
+
+fn result(structured: Value, text: String, is_error: bool) -> CallToolResult {
+    let mut result = if is_error {
+        CallToolResult::error(vec![ContentBlock::text(text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    };
+    result.structured_content = Some(structured);
+    result
+}
+
+fn unknown_tool(name: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("unknown tool: {name}"), None)
+}
+
+/// The MCP server: the sandbox plus the catalogue listed at start-up.
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    sandbox: Arc<Sandbox>,
+    catalogue: Arc<Catalogue>,
+}
+
+impl McpServer {
+    /// A server over a loaded sandbox and its catalogue.
+    pub fn new(sandbox: Arc<Sandbox>, catalogue: Arc<Catalogue>) -> Self {
+        McpServer { sandbox, catalogue }
+    }
+}
+
+/// The `initialize` answer (before version negotiation).
+pub fn server_config() -> ServerConfig {
+    let mut info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
+    info.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+    // The fallback for a client asking for a version we do not speak: the newest we do.
+    info.protocol_version = ProtocolVersion::V_2025_11_25;
+    info
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        server_config()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(SUPPORTED_PROTOCOL_VERSIONS)
+    }
+
+    async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            self.catalogue.tools().to_vec(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.catalogue.get(name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.catalogue.get(&request.name).is_none() {
+            return Err(unknown_tool(&request.name));
+        }
+        // rmcp moves the request's `_meta` into the context before the handler runs.
+        let principal = match context.meta.0.get(PRINCIPAL_META_KEY) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(user)) if !user.trim().is_empty() => Some(user.clone()),
+            Some(_) => {
+                return Err(ErrorData::invalid_params(
+                    format!("_meta[\"{PRINCIPAL_META_KEY}\"] must be a non-empty string"),
+                    None,
+                ));
+            }
+        };
+        call_tool(&self.sandbox, &request.name, request.arguments, principal)
+            .await
+            .map(CallToolResponse::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            title: "Search".into(),
+            description: "Find media".into(),
+            input_schema: r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.into(),
+            output_schema: r#"{"type":"object"}"#.into(),
+            annotations: r#"{"readOnlyHint":true,"openWorldHint":true}"#.into(),
+        }
+    }
+
+    #[test]
+    fn catalogue_converts_wit_tools_to_mcp_tools() {
+        let c = Catalogue::from_specs(vec![spec("read_search")]).unwrap();
+        let json = serde_json::to_value(c.get("read_search").unwrap()).unwrap();
+        assert_eq!(json["name"], "read_search");
+        assert_eq!(json["title"], "Search");
+        assert_eq!(json["inputSchema"]["type"], "object");
+        assert_eq!(json["outputSchema"]["type"], "object");
+        assert_eq!(json["annotations"]["readOnlyHint"], true);
+    }
+
+    #[test]
+    fn catalogue_rejects_duplicates_and_non_object_schemas() {
+        assert!(Catalogue::from_specs(vec![spec("a"), spec("a")]).is_err());
+        let mut bad = spec("b");
+        bad.input_schema = "[]".into();
+        assert!(Catalogue::from_specs(vec![bad]).is_err());
+    }
+
+    #[test]
+    fn initialize_info_has_tools_without_list_changed() {
+        let json = serde_json::to_value(server_config()).unwrap();
+        assert_eq!(json["capabilities"], serde_json::json!({"tools": {}}));
+        assert_eq!(json["serverInfo"]["name"], SERVER_NAME);
+        assert_eq!(json["protocolVersion"], "2025-11-25");
+    }
+
+    #[test]
+    fn results_carry_structured_content_text_and_is_error() {
+        let r = result(
+            serde_json::json!({"ok": false}),
+            "{\"ok\":false}".into(),
+            true,
+        );
+        let json = serde_json::to_value(r).unwrap();
+        assert_eq!(json["isError"], true);
+        assert_eq!(json["structuredContent"]["ok"], false);
+        assert_eq!(json["content"][0]["text"], "{\"ok\":false}");
+    }
+}
