@@ -3,6 +3,7 @@
 //! record building and enum tables live in [`common`].
 
 mod common;
+mod discover;
 mod issues;
 mod request_items;
 mod request_stats;
@@ -14,6 +15,7 @@ use crate::catalogue::ToolSpec;
 
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&ToolSpec] = &[
+    &discover::READ_DISCOVER,
     &requests::READ_REQUESTS,
     &request_stats::READ_REQUEST_STATS,
     &issues::READ_ISSUES,

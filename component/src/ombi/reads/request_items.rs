@@ -190,10 +190,18 @@ pub fn seasons(v: Option<&Value>) -> Vec<Value> {
 /// TV parents seen by the bounded v1 parent scan (Q12).
 #[derive(Debug, Default)]
 pub struct ParentIndex {
-    /// (parent id, child ids, externalProviderId, tvDbId).
-    parents: Vec<(i64, Vec<i64>, Option<String>, Option<String>)>,
+    parents: Vec<ScannedParent>,
     /// Whether every parent visible to the principal was seen.
     pub complete: bool,
+}
+
+/// What the scan keeps of one `TvRequests` parent.
+#[derive(Debug)]
+struct ScannedParent {
+    id: i64,
+    children: Vec<i64>,
+    tmdb: Option<String>,
+    tvdb: Option<String>,
 }
 
 /// Parents per scan page.
@@ -231,9 +239,12 @@ impl ParentIndex {
                     .map(|c| c.iter().filter_map(|c| positive_id(c.get("id"))).collect())
                     .unwrap_or_default();
                 let text = |k: &str| p.get(k).and_then(crate::ombi::ids::id_text);
-                index
-                    .parents
-                    .push((id, children, text("externalProviderId"), text("tvDbId")));
+                index.parents.push(ScannedParent {
+                    id,
+                    children,
+                    tmdb: text("externalProviderId"),
+                    tvdb: text("tvDbId"),
+                });
             }
             if rows.len() < SCAN_PAGE {
                 index.complete = true;
@@ -246,18 +257,14 @@ impl ParentIndex {
     /// The parent of child `child`: a parent listing that child id first, else the parent whose
     /// TMDB (`externalProviderId`) or TVDB id equals `media_id`.
     pub fn resolve(&self, child: i64, media_id: Option<&str>) -> Option<i64> {
-        if let Some((p, ..)) = self
-            .parents
-            .iter()
-            .find(|(_, kids, ..)| kids.contains(&child))
-        {
-            return Some(*p);
+        if let Some(p) = self.parents.iter().find(|p| p.children.contains(&child)) {
+            return Some(p.id);
         }
         let m = media_id?.trim();
         self.parents
             .iter()
-            .find(|(_, _, tmdb, tvdb)| tmdb.as_deref() == Some(m) || tvdb.as_deref() == Some(m))
-            .map(|(p, ..)| *p)
+            .find(|p| p.tmdb.as_deref() == Some(m) || p.tvdb.as_deref() == Some(m))
+            .map(|p| p.id)
     }
 }
 

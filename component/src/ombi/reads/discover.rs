@@ -1,0 +1,312 @@
+//! `read_discover` → `media_page` (ledger §3.2).
+//!
+//! Browse lists from Ombi's v2 discovery routes. Upstream arrays are decoded row by row with
+//! `seasonRequests` skipped while parsing (Ombi may hydrate whole episode trees into browse
+//! items, Q8), so those trees are never built. v2 TV browse ids are TMDB (`seriesId` is not a
+//! TVMaze id, Q2). The `requested` category falls back to the bounded recently-requested feed
+//! (Q7): its pages are marked truncated, with no total or continuation.
+
+use super::common::{limit_schema, offset_schema};
+use super::request_items::ParentIndex;
+use crate::args::{Args, Window};
+use crate::catalogue::{Access, Call, ToolSpec};
+use crate::contract::{Reply, ToolError};
+use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
+use crate::ombi::media::{MediaItem, safe_artwork_uri};
+use crate::ombi::{Effect, Ombi};
+use crate::paging;
+use crate::upstream::Method;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+
+/// The tool.
+pub static READ_DISCOVER: ToolSpec = ToolSpec {
+    name: "read_discover",
+    title: "Discover media",
+    description: "Browse movies and TV shows through Ombi: popular, top rated, upcoming, trending, seasonal, recently requested, anticipated, titles similar to a movie, or movies matching filters (year, decade, genres, keywords, watch providers, companies). Returns media records with their ids and request state.",
+    access: Access::Read,
+    families: &["media_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
+
+const MOVIE_CATEGORIES: [&str; 8] = [
+    "popular",
+    "top_rated",
+    "upcoming",
+    "now_playing",
+    "seasonal",
+    "requested",
+    "similar",
+    "advanced",
+];
+const TV_CATEGORIES: [&str; 5] = [
+    "popular",
+    "anticipated",
+    "trending",
+    "most_watched",
+    "requested",
+];
+
+fn input_schema() -> Value {
+    let id_list = |what: &str| json!({"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 50, "uniqueItems": true, "description": what});
+    json!({
+        "type": "object",
+        "properties": {
+            "media": {"enum": ["movie", "tv"], "description": "Movies or TV shows."},
+            "category": {"enum": ["popular", "top_rated", "upcoming", "now_playing", "seasonal", "requested", "similar", "advanced", "anticipated", "trending", "most_watched"],
+                         "description": "Which list. Movies: popular, top_rated, upcoming, now_playing, seasonal, requested, similar (needs tmdb_id), advanced (needs filters). TV: popular, anticipated, trending, most_watched, requested."},
+            "tmdb_id": {"type": "integer", "minimum": 1, "description": "TMDB id of the movie to find similar titles for (similar only)."},
+            "language_code": {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 language for titles (similar only)."},
+            "filters": {"type": "object", "minProperties": 1, "additionalProperties": false, "description": "Movie filters (advanced only).",
+                        "properties": {
+                            "release_year": {"type": "integer", "minimum": 1870, "maximum": 2100, "description": "Release year."},
+                            "decade": {"type": "integer", "minimum": 1870, "maximum": 2100, "description": "First year of a decade, e.g. 1990."},
+                            "genre_ids": id_list("TMDB genre ids (see read_reference)."),
+                            "keyword_ids": id_list("TMDB keyword ids (see read_reference)."),
+                            "watch_provider_ids": id_list("TMDB watch provider ids (see read_reference)."),
+                            "company_ids": id_list("TMDB company ids.")}},
+            "offset": offset_schema(),
+            "limit": limit_schema()
+        },
+        "required": ["media", "category"],
+        "additionalProperties": false,
+        "allOf": [
+            {"if": {"properties": {"media": {"const": "movie"}}}, "then": {"properties": {"category": {"enum": MOVIE_CATEGORIES}}},
+             "else": {"properties": {"category": {"enum": TV_CATEGORIES}}}},
+            {"if": {"properties": {"category": {"const": "similar"}}}, "then": {"required": ["tmdb_id"]},
+             "else": {"properties": {"tmdb_id": false, "language_code": false}}},
+            {"if": {"properties": {"category": {"const": "advanced"}}}, "then": {"required": ["filters"]},
+             "else": {"properties": {"filters": false}}}
+        ]
+    })
+}
+
+/// A browse row decoded without its `seasonRequests` tree (skipped while parsing).
+#[derive(Debug)]
+struct BrowseRow(Map<String, Value>);
+
+impl<'de> Deserialize<'de> for BrowseRow {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct RowVisitor;
+        impl<'de> Visitor<'de> for RowVisitor {
+            type Value = BrowseRow;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a media object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<BrowseRow, A::Error> {
+                let mut m = Map::new();
+                while let Some(k) = a.next_key::<String>()? {
+                    if k == "seasonRequests" {
+                        a.next_value::<IgnoredAny>()?;
+                    } else {
+                        let v: Value = a.next_value()?;
+                        m.insert(k, v);
+                    }
+                }
+                Ok(BrowseRow(m))
+            }
+        }
+        d.deserialize_map(RowVisitor)
+    }
+}
+
+fn rows(body: Option<Option<Vec<BrowseRow>>>) -> Vec<Value> {
+    body.flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| Value::Object(r.0))
+        .collect()
+}
+
+fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let window = args.window();
+    let tv = args.str("media") == Some("tv");
+    let category = args.str("category").unwrap_or("popular");
+    let mut w = Vec::new();
+    if category == "requested" {
+        return requested(&ombi, tv, window);
+    }
+    if category == "similar" {
+        let body = json!({"theMovieDbId": args.int("tmdb_id"), "languageCode": args.str("language_code").unwrap_or("en")});
+        let found = rows(ombi.send(
+            Method::Post,
+            "/api/v2/Search/movie/similar",
+            Some(&body),
+            Effect::Read,
+        )?);
+        let total = found.len();
+        let items: Vec<Value> = paging::slice(found, window)
+            .iter()
+            .map(|r| project(r, false))
+            .collect();
+        let page = paging::local(window, items.len(), total, "media");
+        return Ok(Reply::ok(
+            json!({"kind": "media_page", "items": items, "page": page}),
+        ));
+    }
+    let (pos, amt) = (window.offset, window.limit);
+    let found = if category == "advanced" {
+        let body = discover_model(args.value("filters").unwrap_or(&Value::Null));
+        rows(ombi.send(
+            Method::Post,
+            &format!("/api/v2/Search/advancedSearch/movie/{pos}/{amt}"),
+            Some(&body),
+            Effect::Read,
+        )?)
+    } else {
+        let segment = match category {
+            "top_rated" => "toprated",
+            "now_playing" => "nowplaying",
+            "most_watched" => "mostwatched",
+            c => c,
+        };
+        let media = if tv { "tv" } else { "movie" };
+        rows(ombi.get(&format!("/api/v2/Search/{media}/{segment}/{pos}/{amt}"))?)
+    };
+    match category {
+        "now_playing" => {
+            w.push("Ombi's paged now_playing list is TMDB's trending movies".to_owned())
+        }
+        "most_watched" => w.push("Ombi's most_watched TV list is the same as popular".to_owned()),
+        _ => {}
+    }
+    w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+    w.push("Ombi may hide available titles from discovery, so a page can hold fewer items than asked without being the last".to_owned());
+    let items: Vec<Value> = found
+        .iter()
+        .take(window.limit)
+        .map(|r| project(r, tv))
+        .collect();
+    let n = items.len();
+    // TV discovery pages in steps of 10 over TMDB pages of 20 (A2): beyond the first page items
+    // may repeat or be skipped, so a continuation is offered only from offset 0.
+    let next = if n == window.limit && (!tv || window.offset == 0) {
+        Some(window.offset + n)
+    } else {
+        None
+    };
+    if tv {
+        w.push("Ombi's TV discovery paging skips or repeats items beyond the first page: later pages are unreliable".to_owned());
+    }
+    let page = json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null, "has_more": null,
+                      "next_offset": next, "mode": "upstream", "unit": "media"});
+    Ok(Reply::ok(json!({"kind": "media_page", "items": items, "page": page})).warn_all(w))
+}
+
+/// The `filters` argument → Ombi's `DiscoverModel` (only given fields are sent).
+fn discover_model(filters: &Value) -> Value {
+    let mut body = json!({"type": "movie"});
+    for (arg, field) in [
+        ("release_year", "releaseYear"),
+        ("decade", "decade"),
+        ("genre_ids", "genreIds"),
+        ("keyword_ids", "keywordIds"),
+        ("watch_provider_ids", "watchProviders"),
+        ("company_ids", "companies"),
+    ] {
+        if let Some(v) = filters.get(arg) {
+            body[field] = v.clone();
+        }
+    }
+    body
+}
+
+fn project(row: &Value, tv: bool) -> Value {
+    if tv {
+        project_tv(row).into_json()
+    } else {
+        crate::ombi::search::project_movie(row).into_json()
+    }
+}
+
+/// v2 TV browse item (`SearchTvShowViewModel` mapped from TMDB): `id` and, when set,
+/// `theMovieDbId` are TMDB; `seriesId` is 0 or TMDB and never TVMaze; `requestId` is the TV
+/// parent request; `rating` is a culture-formatted string and is dropped (A21).
+fn project_tv(row: &Value) -> MediaItem {
+    let mut m = MediaItem::new("tv");
+    m.ids
+        .add(Ns::Tmdb, row.get("theMovieDbId"))
+        .add(Ns::Tmdb, row.get("id"))
+        .add(Ns::Tvdb, row.get("theTvDbId"))
+        .add(Ns::Imdb, row.get("imdbId"));
+    m.text("title", row.get("title"))
+        .text("overview", row.get("overview"))
+        .year_from(row.get("firstAired"))
+        .flag("available", row.get("available"))
+        .flag("requested", row.get("requested"))
+        .list(
+            "request_targets",
+            target(TargetKind::TvParent, positive_id(row.get("requestId")))
+                .into_iter()
+                .collect(),
+        )
+        .artwork(safe_artwork_uri(row.get("posterPath")));
+    m
+}
+
+/// The `requested` category: Ombi's own paged route ignores the offset in its cache key (Q7),
+/// so the bounded recently-requested feed is used instead.
+fn requested(ombi: &Ombi<'_>, tv: bool, window: Window) -> Result<Reply, ToolError> {
+    let feed = super::common::array(
+        ombi.get("/api/v2/Requests/recentlyRequested")?,
+        "recent requests",
+    )?;
+    let code = if tv { 0 } else { 1 };
+    let mine: Vec<&Value> = feed
+        .iter()
+        .filter(|r| r.get("type").and_then(Value::as_i64) == Some(code))
+        .collect();
+    let mut w = vec!["only Ombi's most recent requests are listed (at most 7 per media type): older requested titles are left out".to_owned()];
+    let index = if tv && !mine.is_empty() {
+        ParentIndex::scan(ombi)
+            .map_err(|e| {
+                w.push(format!(
+                    "TV parent requests could not be read ({})",
+                    e.message
+                ))
+            })
+            .ok()
+    } else {
+        None
+    };
+    let all: Vec<Value> = mine
+        .iter()
+        .map(|r| {
+            let mut m = MediaItem::new(if tv { "tv" } else { "movie" });
+            m.ids.add(Ns::Tmdb, r.get("mediaId"));
+            m.text("title", r.get("title")).text("overview", r.get("overview")).year_from(r.get("releaseDate")).flag("available", r.get("available"));
+            let id = positive_id(r.get("requestId"));
+            let t = if tv {
+                // TV rows carry a child request id (Q11); the parent comes from the scan.
+                let media_id = r.get("mediaId").and_then(crate::ombi::ids::id_text);
+                match (id, index.as_ref().and_then(|i| id.and_then(|c| i.resolve(c, media_id.as_deref())))) {
+                    (_, Some(parent)) => target(TargetKind::TvParent, Some(parent)),
+                    (Some(child), None) => {
+                        w.push(format!("recent TV request {child}: its parent request could not be resolved, so the child request is the target"));
+                        target(TargetKind::TvChild, Some(child))
+                    }
+                    (None, None) => None,
+                }
+            } else {
+                target(TargetKind::Movie, id)
+            };
+            m.list("request_targets", t.into_iter().collect()).artwork(safe_artwork_uri(r.get("posterPath")));
+            m.into_json()
+        })
+        .collect();
+    let items = paging::slice(all, window);
+    // The feed is cut upstream: total, has_more and next_offset stay unknown (contract).
+    let page = paging::local_partial(window, items.len(), false, "media");
+    Ok(
+        Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
+            .warn_all(w)
+            .truncated(true),
+    )
+}
+
+#[cfg(test)]
+#[path = "discover_tests.rs"]
+mod tests;
