@@ -1,7 +1,9 @@
 //! Read tools for the server and its setup: read_reference, read_library, read_server, read_integration, read_settings, read_logs (ledger §3.4, §3.10–§3.14).
 
+mod artwork;
 mod common;
 mod integration;
+mod library;
 mod log_lines;
 mod logs;
 mod reference;
@@ -14,6 +16,7 @@ use crate::catalogue::{Access, ToolSpec};
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&ToolSpec] = &[
     &READ_REFERENCE,
+    &READ_LIBRARY,
     &READ_SERVER,
     &READ_INTEGRATION,
     &READ_SETTINGS,
@@ -72,5 +75,16 @@ static READ_LOGS: ToolSpec = ToolSpec {
     families: &["logs"],
     input_schema: logs::input_schema,
     handler: logs::run,
+    reconcile_with: None,
+};
+
+static READ_LIBRARY: ToolSpec = ToolSpec {
+    name: "read_library",
+    title: "Library and calendar",
+    description: "See what the media servers (Plex, Emby, Jellyfin) added in the last week, the release calendar of requested titles, or the poster, background or banner image of a movie, show or album.",
+    access: Access::Read,
+    families: &["media_page", "calendar_page", "artwork_page"],
+    input_schema: library::input_schema,
+    handler: library::run,
     reconcile_with: None,
 };
