@@ -188,22 +188,36 @@ fn list(
             .collect(),
         m => project(&rows, m, w),
     };
-    let n = found.len().min(window.limit);
     let found: Vec<Value> = found.into_iter().take(window.limit).collect();
+    let n = found.len();
+    // Continuations count upstream rows, which include rows left out for lacking an id.
+    let consumed = rows.len().min(window.limit);
+    if consumed > n {
+        w.push(format!(
+            "{} request(s) without a usable id were left out",
+            consumed - n
+        ));
+    }
     let page = if media == "tv" {
         // Ombi counts every child in `total` but returns one child per show (Q10).
         w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
-        let full = n == window.limit;
+        let full = consumed == window.limit;
         json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null,
                "has_more": if full { Value::Null } else { json!(false) },
-               "next_offset": if full { json!(window.offset + n) } else { Value::Null },
+               "next_offset": if full { json!(window.offset + consumed) } else { Value::Null },
                "mode": "upstream", "unit": "requests"})
     } else {
         let total = body.get("total").and_then(Value::as_u64);
-        let next = total
-            .filter(|t| ((window.offset + n) as u64) < *t)
-            .map(|_| window.offset + n);
-        paging::upstream(window, n, total, next, "requests")
+        let more = total.map(|t| ((window.offset + consumed) as u64) < t);
+        let mut page = paging::upstream(
+            window,
+            n,
+            total,
+            more.filter(|m| *m).map(|_| window.offset + consumed),
+            "requests",
+        );
+        page["has_more"] = json!(more);
+        page
     };
     Ok(json!({"kind": "request_page", "items": found, "page": page}))
 }

@@ -315,3 +315,26 @@ fn arguments_fit_their_views() {
         );
     }
 }
+
+#[test]
+fn movie_list_continuation_counts_upstream_rows_and_total_is_upstream() {
+    let page =
+        json!({"collection": [{"id": 0, "title": "no id"}, {"id": 4, "title": "ok"}], "total": 5});
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v2/requests/movie/2/0/requestedDate/desc",
+        body(page),
+    );
+    let out = call(&up, "read_requests", json!({"limit": 2}));
+    let page = &out["data"]["page"];
+    assert_eq!(
+        (
+            page["returned"].as_u64(),
+            page["total"].as_u64(),
+            page["next_offset"].as_u64(),
+            page["has_more"].as_bool()
+        ),
+        (Some(1), Some(5), Some(2), Some(true))
+    );
+    assert!(out["warnings"].to_string().contains("without a usable id"));
+}
