@@ -9,10 +9,10 @@
 use super::log_lines::sanitize_line;
 use crate::args::Args;
 use crate::catalogue::Call;
-use crate::contract::{Reply, ToolError};
+use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Effect;
 use crate::paging;
-use crate::upstream::Method;
+use crate::upstream::{MAX_BODY_BYTES, Method};
 use regex_lite::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
@@ -98,12 +98,16 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             "not an Ombi log file name",
         ));
     }
-    let resp = ombi.exchange(
-        Method::Get,
-        &format!("/api/v2/System/logs/{file}"),
-        None,
-        Effect::Read,
-    )?;
+    let resp = ombi
+        .exchange(Method::Get, &format!("/api/v2/System/logs/{file}"), None, Effect::Read)
+        .map_err(|e| match e.code {
+            // Ombi sends a log file only whole; one beyond the read cap is refused unread.
+            ErrorCode::UpstreamSchemaMismatch if e.message.contains("byte cap") => ToolError::new(
+                ErrorCode::UnsupportedCapability,
+                format!("{file} is larger than the {MAX_BODY_BYTES} bytes the plugin reads, and Ombi only sends whole files"),
+            ),
+            _ => e,
+        })?;
     let ct = resp
         .content_type
         .as_deref()

@@ -112,6 +112,30 @@ fn raw_bytes_are_refused() {
 }
 
 #[test]
+fn oversized_files_are_refused_unread_with_a_clear_reason() {
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v2/System/logs/log20260502.txt",
+        Err(crate::upstream::UpstreamError::BodyTooLarge {
+            status: 200,
+            limit: 4,
+        }),
+    );
+    let out = call(
+        &up,
+        "read_logs",
+        json!({"view": "read", "file_id": "log20260502.txt"}),
+    );
+    assert_eq!(out["error"]["code"], "UNSUPPORTED_CAPABILITY");
+    assert!(
+        out["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("whole files")
+    );
+}
+
+#[test]
 fn file_ids_must_be_log_names() {
     let up = FakeUpstream::new();
     for args in [
