@@ -9,6 +9,7 @@ mod issue_comment;
 mod issue_create;
 mod issue_delete;
 mod issue_status;
+mod notification_preferences;
 mod outcome;
 mod request_approve;
 mod request_availability;
@@ -18,6 +19,9 @@ mod request_deny;
 mod request_reprocess;
 mod request_subscription;
 mod retry_queue_remove;
+mod settings_update;
+mod tester_run;
+mod user_preferences;
 mod vote;
 
 use crate::catalogue::{Access, ToolSpec};
@@ -37,6 +41,10 @@ pub static TOOLS: &[&ToolSpec] = &[
     &WRITE_ISSUE_STATUS,
     &WRITE_ISSUE_DELETE,
     &WRITE_VOTE,
+    &WRITE_USER_PREFERENCES,
+    &WRITE_NOTIFICATION_PREFERENCES,
+    &WRITE_SETTINGS_UPDATE,
+    &WRITE_TESTER_RUN,
 ];
 
 /// A write tool's spec (every write returns `mutation`).
@@ -159,3 +167,94 @@ write_tool!(
     "read_votes",
     "Vote a movie, TV (child) or album request up or down as the acting user, replacing that user's earlier vote. Enough upvotes make Ombi approve the request and send it to Radarr/Sonarr/Lidarr."
 );
+write_tool!(
+    WRITE_USER_PREFERENCES,
+    "write_user_preferences",
+    "Set my language or streaming country",
+    user_preferences,
+    "read_users",
+    "Set the acting user's interface language and/or streaming country in Ombi. Needs a user to act as; refused with the bare API key."
+);
+write_tool!(
+    WRITE_NOTIFICATION_PREFERENCES,
+    "write_notification_preferences",
+    "Set a user's notification address",
+    notification_preferences,
+    "read_users",
+    "Set or clear where one user receives notifications from one service (Discord, Telegram, Pushover...). Editing other users needs an administrator or power user to act as."
+);
+write_tool!(
+    WRITE_SETTINGS_UPDATE,
+    "write_settings_update",
+    "Change Ombi settings",
+    settings_update,
+    "read_settings",
+    "Change writable, non-secret fields of one Ombi settings section (as listed by read_settings), keeping every other field as it is. Pass the revision from read_settings so a concurrent change is refused instead of overwritten. Needs an administrator."
+);
+write_tool!(
+    WRITE_TESTER_RUN,
+    "write_tester_run",
+    "Test an integration",
+    tester_run,
+    "read_logs",
+    "Test a configured notification service, Radarr/Sonarr/Lidarr or media server with its saved settings; notification tests send a real test message. Needs an administrator."
+);
+
+#[cfg(test)]
+mod tests {
+    use super::TOOLS;
+    use serde_json::Value;
+
+    #[test]
+    fn all_seventeen_writes_in_ledger_order_with_reconcile_reads_and_write_annotations() {
+        let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            [
+                "write_request_create",
+                "write_request_approve",
+                "write_request_deny",
+                "write_request_delete",
+                "write_request_availability",
+                "write_request_subscription",
+                "write_request_reprocess",
+                "write_retry_queue_remove",
+                "write_issue_create",
+                "write_issue_comment",
+                "write_issue_status",
+                "write_issue_delete",
+                "write_vote",
+                "write_user_preferences",
+                "write_notification_preferences",
+                "write_settings_update",
+                "write_tester_run",
+            ]
+        );
+        for t in TOOLS {
+            assert!(
+                t.reconcile_with.is_some_and(|r| r.starts_with("read_")),
+                "{}",
+                t.name
+            );
+            assert_eq!(t.families, ["mutation"]);
+            let a = t.annotations();
+            assert_eq!(
+                (
+                    &a["readOnlyHint"],
+                    &a["destructiveHint"],
+                    &a["idempotentHint"]
+                ),
+                (&Value::Bool(false), &Value::Bool(true), &Value::Bool(false))
+            );
+            let schema = (t.input_schema)();
+            assert_eq!(schema["additionalProperties"], false, "{}", t.name);
+            for (name, prop) in schema["properties"].as_object().unwrap() {
+                assert!(
+                    prop.get("description").is_some(),
+                    "{}.{name} needs a description",
+                    t.name
+                );
+            }
+        }
+    }
+}

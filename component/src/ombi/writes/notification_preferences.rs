@@ -1,0 +1,157 @@
+//! `write_notification_preferences` → `mutation` (ledger §3.15 write_notification_preferences,
+//! §4.5, §5.2 A14/A27).
+//!
+//! `POST /api/v1/Identity/NotificationPreferences [{agent, userId, value, enabled}]` → `true`,
+//! 404 for an unknown user, 401 when the acting identity may not edit that user. One item per
+//! call (a list aborts midway after saving earlier items). `value` (a delivery address or
+//! token) is never echoed.
+
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// Agents a user may set, with their NotificationAgent codes (ledger §4.5).
+const AGENTS: [(&str, i64); 9] = [
+    ("discord", 1),
+    ("pushbullet", 2),
+    ("pushover", 3),
+    ("telegram", 4),
+    ("slack", 5),
+    ("mattermost", 6),
+    ("gotify", 8),
+    ("whatsapp", 10),
+    ("ntfy", 11),
+];
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    let names: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "user_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Ombi user id whose preference to set (from read_users)."},
+            "agent": {"enum": names, "description": "Notification service."},
+            "value": {"type": "string", "minLength": 0, "maxLength": 512, "description": "The user's address on that service (chat id, user key...); empty clears it. Not echoed back."}
+        },
+        "required": ["user_id", "agent", "value"],
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    let user = args.str("user_id").unwrap_or_default();
+    let agent = args.str("agent").unwrap_or_default();
+    let code = AGENTS
+        .iter()
+        .find(|(n, _)| *n == agent)
+        .map(|(_, c)| *c)
+        .unwrap_or(1);
+    let value = args.str("value").unwrap_or_default();
+    // Ombi ignores `enabled` and keys enablement off a non-empty value (ledger Q18).
+    let body =
+        json!([{"agent": code, "userId": user, "value": value, "enabled": !value.is_empty()}]);
+    let mut warnings = vec![
+        "Ombi serves every user's notification preferences, including this value, to anyone without authentication (GET /api/v1/Identity/notificationpreferences/{userId})".to_owned(),
+    ];
+    if ombi.acting_user().is_none() {
+        warnings.push("no user to act as is set: Ombi's API system user has no roles, so Ombi likely refuses to edit other users (set an administrator as OMBI_USER)".to_owned());
+    }
+    let result = write(&ombi, Method::Post, "/api/v1/Identity/NotificationPreferences", Some(&body))
+        .map_err(|e| match e.code {
+            // This route answers 401 for a caller who may not edit the user; an unknown
+            // acting user keeps its own, clearer error.
+            ErrorCode::AuthenticationFailed if !e.message.contains("does not know the user") => ToolError::new(
+                ErrorCode::Forbidden,
+                "Ombi answered 401: the acting user may not edit this user's preferences (needs an administrator or power user), unless the API key itself is wrong",
+            )
+            .with_status(401),
+            ErrorCode::NotFound => ToolError::new(ErrorCode::NotFound, "Ombi has no user with this id").with_status(404),
+            _ => e,
+        });
+    let done = match result {
+        Ok(body) => bool_answer(body)?,
+        Err(e) => return Ok(Reply::failure(e).warn_all(warnings)),
+    };
+    let m = Mutation::new(if done {
+        Outcome::Completed
+    } else {
+        Outcome::Rejected
+    })
+    .set("user_id", json!(user))
+    .set("upstream_result", json!(done));
+    let reply = if done {
+        Reply::ok(m.into_json())
+    } else {
+        failure_with(
+            ToolError::new(
+                ErrorCode::UpstreamRejected,
+                "Ombi did not save the preference",
+            ),
+            m,
+        )
+    };
+    Ok(reply.warn_all(warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, call_as};
+    use crate::upstream::{HttpResponse, Method};
+    use serde_json::json;
+
+    const PATH: &str = "/api/v1/identity/notificationpreferences";
+
+    #[test]
+    fn one_item_is_sent_with_the_agent_code_and_the_value_is_never_echoed() {
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            PATH,
+            "v1-identity-notificationpreferences-post.json",
+        );
+        let out = call_as(
+            &up,
+            "write_notification_preferences",
+            json!({"user_id": "u1", "agent": "telegram", "value": "secret-chat-4242"}),
+            Some("admin"),
+        );
+        assert_eq!(out["data"]["outcome"], "completed", "{out}");
+        assert_eq!(out["data"]["user_id"], "u1");
+        assert!(!out.to_string().contains("secret-chat-4242"));
+        assert!(
+            out["warnings"]
+                .to_string()
+                .contains("without authentication"),
+            "the anonymous read route is warned about"
+        );
+        let body: serde_json::Value =
+            serde_json::from_slice(up.requests()[0].body.as_ref().unwrap()).unwrap();
+        assert_eq!(
+            body,
+            json!([{"agent": 4, "userId": "u1", "value": "secret-chat-4242", "enabled": true}])
+        );
+    }
+
+    #[test]
+    fn refused_edits_are_forbidden_not_bad_credentials() {
+        let up = FakeUpstream::new().route(
+            Method::Post,
+            PATH,
+            Ok(HttpResponse {
+                status: 401,
+                ..Default::default()
+            }),
+        );
+        let out = call(
+            &up,
+            "write_notification_preferences",
+            json!({"user_id": "u2", "agent": "discord", "value": ""}),
+        );
+        assert_eq!(out["error"]["code"], "FORBIDDEN", "{out}");
+        assert!(out["warnings"].to_string().contains("OMBI_USER"));
+    }
+}

@@ -1,0 +1,188 @@
+//! `write_user_preferences` → `mutation` (ledger §3.15 write_user_preferences, Q26).
+//!
+//! `POST /api/v1/Identity/language {lang}` and `POST /api/v1/Identity/streamingcountry {code}`,
+//! each an empty 200: completed by status alone. Both act on the principal only, so with the
+//! bare key they would change Ombi's API system user: refused without a user to act as. Two
+//! calls mean a partial failure is possible; `item_results` says what is known per call.
+
+use super::outcome::{Mutation, Outcome, failure_with, write};
+use crate::args::Args;
+use crate::catalogue::Call;
+use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::upstream::Method;
+use serde_json::{Value, json};
+
+/// The input schema.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "language": {"type": "string", "pattern": "^[a-z]{2}(-[A-Z]{2})?$", "description": "Interface language of the acting user, e.g. en or pt-BR."},
+            "streaming_country": {"type": "string", "pattern": "^[A-Z]{2}$", "description": "Country whose streaming providers Ombi shows the acting user (one of read_reference streaming_countries)."}
+        },
+        "minProperties": 1,
+        "additionalProperties": false
+    })
+}
+
+/// The handler.
+pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let ombi = call.ombi()?;
+    if ombi.acting_user().is_none() {
+        return Err(ToolError::new(
+            ErrorCode::UnsupportedCapability,
+            "preferences belong to the acting user: set a user to act as (OMBI_USER or the host's principal); with the bare API key Ombi would change its API system user",
+        ));
+    }
+    let mut calls: Vec<(&str, &str, Value)> = Vec::new();
+    if let Some(country) = args.str("streaming_country") {
+        // Ombi stores any text; only its own country list is meaningful (checked before any change).
+        let known: Option<Value> = ombi.get("/api/v1/Identity/streamingcountry")?;
+        let listed = known
+            .as_ref()
+            .and_then(Value::as_array)
+            .is_some_and(|l| l.iter().any(|c| c.as_str() == Some(country)));
+        if !listed {
+            return Err(ToolError::invalid_argument(
+                "streaming_country",
+                "is not one of Ombi's streaming countries (read_reference kind streaming_countries)",
+            ));
+        }
+    }
+    if let Some(lang) = args.str("language") {
+        calls.push((
+            "language",
+            "/api/v1/Identity/language",
+            json!({"lang": lang}),
+        ));
+    }
+    if let Some(country) = args.str("streaming_country") {
+        calls.push((
+            "streaming_country",
+            "/api/v1/Identity/streamingcountry",
+            json!({"code": country}),
+        ));
+    }
+    let mut items: Vec<Value> = Vec::new();
+    for (name, path, body) in &calls {
+        match write(&ombi, Method::Post, path, Some(body)) {
+            Ok(_) => items.push(json!({"identifier": name, "outcome": "completed"})),
+            Err(e) if items.is_empty() => return Err(e),
+            Err(e) => {
+                let outcome = if e.code == ErrorCode::UnknownOutcome {
+                    "unknown"
+                } else {
+                    "rejected"
+                };
+                items.push(json!({"identifier": name, "outcome": outcome, "message": e.message}));
+                let err = ToolError::new(
+                    ErrorCode::PartialFailure,
+                    format!(
+                        "{} was saved, {name} failed: {}",
+                        items[0]["identifier"].as_str().unwrap_or(""),
+                        e.message
+                    ),
+                );
+                return Ok(failure_with(
+                    err,
+                    Mutation::new(Outcome::Partial).set("item_results", Value::Array(items)),
+                ));
+            }
+        }
+    }
+    Ok(Reply::ok(
+        Mutation::new(Outcome::Completed)
+            .set("item_results", Value::Array(items))
+            .into_json(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{FakeUpstream, call, call_as};
+    use crate::upstream::{HttpResponse, Method, UpstreamError};
+    use serde_json::json;
+
+    fn empty_ok() -> Result<HttpResponse, UpstreamError> {
+        Ok(HttpResponse {
+            status: 200,
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn both_empty_200s_complete_without_counts() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v1/identity/streamingcountry",
+                "v1-identity-streamingcountry.json",
+            )
+            .route(Method::Post, "/api/v1/identity/language", empty_ok())
+            .route(
+                Method::Post,
+                "/api/v1/identity/streamingcountry",
+                empty_ok(),
+            );
+        let out = call_as(
+            &up,
+            "write_user_preferences",
+            json!({"language": "en", "streaming_country": "US"}),
+            Some("alice"),
+        );
+        assert_eq!(out["data"]["outcome"], "completed", "{out}");
+        assert_eq!(out["data"]["item_results"].as_array().unwrap().len(), 2);
+        assert!(out["data"].get("affected_count").is_none());
+    }
+
+    #[test]
+    fn second_call_failing_is_a_partial_failure_with_known_items_only() {
+        let up = FakeUpstream::new()
+            .fixture(
+                Method::Get,
+                "/api/v1/identity/streamingcountry",
+                "v1-identity-streamingcountry.json",
+            )
+            .route(Method::Post, "/api/v1/identity/language", empty_ok())
+            .route(
+                Method::Post,
+                "/api/v1/identity/streamingcountry",
+                Err(UpstreamError::Timeout { sent: true }),
+            );
+        let out = call_as(
+            &up,
+            "write_user_preferences",
+            json!({"language": "en", "streaming_country": "US"}),
+            Some("alice"),
+        );
+        assert_eq!(out["error"]["code"], "PARTIAL_FAILURE", "{out}");
+        assert_eq!(out["data"]["outcome"], "partial");
+        assert_eq!(
+            out["data"]["item_results"][0],
+            json!({"identifier": "language", "outcome": "completed"})
+        );
+        assert_eq!(out["data"]["item_results"][1]["outcome"], "unknown");
+        assert!(!out.to_string().contains("rolled back"));
+    }
+
+    #[test]
+    fn the_bare_key_is_refused_and_unknown_countries_rejected_before_any_change() {
+        let up = FakeUpstream::new();
+        let out = call(&up, "write_user_preferences", json!({"language": "en"}));
+        assert_eq!(out["error"]["code"], "UNSUPPORTED_CAPABILITY");
+        assert!(up.requests().is_empty());
+        let up = FakeUpstream::new().fixture(
+            Method::Get,
+            "/api/v1/identity/streamingcountry",
+            "v1-identity-streamingcountry.json",
+        );
+        let out = call_as(
+            &up,
+            "write_user_preferences",
+            json!({"language": "en", "streaming_country": "ZZ"}),
+            Some("alice"),
+        );
+        assert_eq!(out["error"]["field"], "streaming_country");
+        assert!(up.requests().iter().all(|r| r.method == Method::Get));
+    }
+}
