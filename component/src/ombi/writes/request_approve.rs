@@ -45,6 +45,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         && !er.succeeded()
         && er.error_code.is_none()
         && !er.is_missing()
+        && er.error().code == ErrorCode::UpstreamRejected
     {
         failure_with(
             ToolError::new(ErrorCode::PartialFailure, format!("Ombi saved the approval but reported a failure, usually the send to Radarr: {}", er.business_message())),
@@ -182,5 +183,28 @@ mod tests {
         );
         assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
         assert!(up.requests().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod permission_tests {
+    use crate::testing::{FakeUpstream, call, json_response};
+    use crate::upstream::Method;
+    use serde_json::json;
+
+    #[test]
+    fn a_permission_message_without_code_is_forbidden_not_partial() {
+        let body = json!({"result": false, "isError": true, "errorMessage": "You do not have the correct permissions!", "errorCode": null, "requestId": 0});
+        let up = FakeUpstream::new().route(
+            Method::Post,
+            "/api/v1/request/movie/approve",
+            Ok(json_response(body.to_string().into_bytes())),
+        );
+        let out = call(
+            &up,
+            "write_request_approve",
+            json!({"media": "movie", "request_id": 12}),
+        );
+        assert_eq!(out["error"]["code"], "FORBIDDEN", "{out}");
     }
 }
