@@ -1,0 +1,394 @@
+//! [`FakeMoviePilot`]: a real HTTP/1.1 server on `127.0.0.1:<random port>` (tokio + hyper on its
+//! own thread and runtime, so sync and async tests alike can use it) that behaves like
+//! MoviePilot's MCP endpoint as its source does (`moviepilot-endpoint-facts.md`):
+//!
+//! 1. every request needs the key (`X-API-KEY` header or `?apikey=`), else 401 `{"detail": ...}`;
+//! 2. `POST /api/v1/mcp` takes one JSON-RPC object: not JSON → 400 / -32700 (`id: null`); not an
+//!    object or not `jsonrpc: "2.0"` → 400 / -32600; `notifications/initialized` without an id →
+//!    204, with an id → 400 / -32600; unknown method → 200 / -32601; `tools/call` without a name
+//!    → 400 / -32602 with the reason in `data`;
+//! 3. `initialize` echoes a supported version (2025-11-25, 2025-06-18, 2024-11-05), else answers
+//!    2025-11-25; `ping` → `{}`; stateless: no session id;
+//! 4. `tools/list` pages with `nextCursor` ([`FakeMoviePilotBuilder::page_size`]); unless the
+//!    request says `X-MCP-Schema-Mode: full`, a schema over 4096 bytes is projected (required
+//!    fields and the operation enum kept, combinators and `$defs` dropped, marked
+//!    `x-moviepilot-schema-projection`); the full one is at `GET /api/v1/mcp/tools/{name}/schema`
+//!    (bare, or in the REST wrapper with [`FakeMoviePilotBuilder::wrapped_schema`]);
+//! 5. `tools/call` answers text blocks holding JSON (`success`, `message`, `data`, `error` +
+//!    `input_contract`, `execution_outcome`, `collection`, `tool_result_truncated`) or prose, and
+//!    `isError` with `错误: ...` for hidden or unknown tools (see [`tools`]);
+//! 6. `DELETE /api/v1/mcp` → 204; anything else → 404 `{"detail": "Not Found"}`.
+
+pub mod tools;
+
+use std::convert::Infallible;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response};
+use http_body_util::{BodyExt, Full};
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// The API key the fake expects unless told otherwise.
+pub const DEFAULT_KEY: &str = "mp-test-key";
+/// The MCP endpoint path.
+pub const MCP_PATH: &str = "/api/v1/mcp";
+/// Schemas above this size are projected unless full schemas are asked for.
+pub const PROJECTION_THRESHOLD: usize = 4096;
+const SUPPORTED_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2024-11-05"];
+
+/// One request as the fake saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path without query.
+    pub path: String,
+    /// Raw query (`""` when none).
+    pub query: String,
+    /// Request headers, names lower-case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl RecordedRequest {
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC method, for POSTs to the endpoint.
+    pub fn rpc_method(&self) -> Option<String> {
+        let v: Value = serde_json::from_slice(&self.body).ok()?;
+        v.get("method")?.as_str().map(str::to_owned)
+    }
+}
+
+/// Settings of a fake.
+#[derive(Debug, Clone)]
+pub struct FakeMoviePilotBuilder {
+    key: String,
+    page_size: usize,
+    wrapped_schema: bool,
+    torrent_search_delay: Duration,
+}
+
+impl Default for FakeMoviePilotBuilder {
+    fn default() -> Self {
+        Self { key: DEFAULT_KEY.to_owned(), page_size: 3, wrapped_schema: false, torrent_search_delay: Duration::ZERO }
+    }
+}
+
+impl FakeMoviePilotBuilder {
+    /// The API key to require.
+    pub fn key(mut self, key: &str) -> Self {
+        self.key = key.to_owned();
+        self
+    }
+
+    /// Tools per `tools/list` page (at least 1).
+    pub fn page_size(mut self, n: usize) -> Self {
+        self.page_size = n.max(1);
+        self
+    }
+
+    /// Serve the schema helper in the REST wrapper `{success, message, data}`.
+    pub fn wrapped_schema(mut self, yes: bool) -> Self {
+        self.wrapped_schema = yes;
+        self
+    }
+
+    /// How long `search.torrents` takes.
+    pub fn torrent_search_delay(mut self, d: Duration) -> Self {
+        self.torrent_search_delay = d;
+        self
+    }
+
+    /// Starts the server.
+    ///
+    /// # Panics
+    /// When no loopback port can be bound or the runtime cannot start.
+    pub fn start(self) -> FakeMoviePilot {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let addr = listener.local_addr().expect("address");
+        let shared = Arc::new(Shared { settings: self, log: Mutex::default(), state: Mutex::new(tools::State::default()) });
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
+        let thread_shared = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            rt.block_on(accept_loop(listener, thread_shared, stop_rx));
+        });
+        FakeMoviePilot { addr, shared, stop: Some(stop_tx), thread: Some(thread) }
+    }
+}
+
+struct Shared {
+    settings: FakeMoviePilotBuilder,
+    log: Mutex<Vec<RecordedRequest>>,
+    state: Mutex<tools::State>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A running fake MoviePilot; stops when dropped.
+pub struct FakeMoviePilot {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl FakeMoviePilot {
+    /// A builder with the defaults (key [`DEFAULT_KEY`], 3 tools per page, bare helper schemas).
+    pub fn builder() -> FakeMoviePilotBuilder {
+        FakeMoviePilotBuilder::default()
+    }
+
+    /// A fake with the defaults.
+    pub fn start() -> Self {
+        Self::builder().start()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The MCP endpoint URL, what `MOVIEPILOT_URL` should be.
+    pub fn mcp_url(&self) -> String {
+        format!("{}{MCP_PATH}", self.origin())
+    }
+
+    /// The key it requires.
+    pub fn key(&self) -> &str {
+        &self.shared.settings.key
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.log).clone()
+    }
+
+    /// The titles subscribed through `add_subscribe` / `subscription.add`.
+    pub fn subscriptions(&self) -> Vec<String> {
+        lock(&self.shared.state).subscriptions.clone()
+    }
+}
+
+impl Drop for FakeMoviePilot {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// hyper's IO traits over a tokio stream, without `unsafe` (reads go through a small buffer).
+struct Io(tokio::net::TcpStream);
+
+impl hyper::rt::Read for Io {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, mut buf: hyper::rt::ReadBufCursor<'_>) -> Poll<io::Result<()>> {
+        let mut tmp = vec![0u8; buf.remaining().min(16 * 1024)];
+        let mut rb = tokio::io::ReadBuf::new(&mut tmp);
+        match Pin::new(&mut self.get_mut().0).poll_read(cx, &mut rb) {
+            Poll::Ready(Ok(())) => {
+                buf.put_slice(rb.filled());
+                Poll::Ready(Ok(()))
+            }
+            other => other,
+        }
+    }
+}
+
+impl hyper::rt::Write for Io {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
+    }
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().0).poll_flush(cx)
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().0).poll_shutdown(cx)
+    }
+}
+
+async fn accept_loop(listener: std::net::TcpListener, shared: Arc<Shared>, mut stop: tokio::sync::oneshot::Receiver<()>) {
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let shared = shared.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| {
+                        let shared = shared.clone();
+                        async move { Ok::<_, Infallible>(handle(&shared, req).await) }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(Io(stream), service).await;
+                });
+            }
+        }
+    }
+}
+
+type Reply = Response<Full<Bytes>>;
+
+fn reply(status: u16, content_type: Option<&str>, body: Vec<u8>) -> Reply {
+    let mut b = Response::builder().status(status);
+    if let Some(ct) = content_type {
+        b = b.header("content-type", ct);
+    }
+    b.body(Full::new(Bytes::from(body))).expect("response")
+}
+
+fn json_reply(status: u16, v: &Value) -> Reply {
+    reply(status, Some("application/json"), v.to_string().into_bytes())
+}
+
+fn rpc_error(status: u16, id: &Value, code: i64, message: &str, data: Option<&str>) -> Reply {
+    let mut err = json!({"code": code, "message": message});
+    if let Some(d) = data {
+        err["data"] = json!(d);
+    }
+    json_reply(status, &json!({"jsonrpc": "2.0", "id": id, "error": err}))
+}
+
+fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_owned()))
+}
+
+async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
+    let (parts, body) = request.into_parts();
+    let body = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
+    let record = RecordedRequest {
+        method: parts.method.as_str().to_owned(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().unwrap_or_default().to_owned(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .collect(),
+        body,
+    };
+    lock(&shared.log).push(record.clone());
+    let key = record.header("x-api-key").map(str::to_owned).or_else(|| query_param(&record.query, "apikey"));
+    if key.as_deref() != Some(shared.settings.key.as_str()) {
+        return json_reply(401, &json!({"detail": "API_TOKEN 无效"}));
+    }
+    let path = record.path.trim_end_matches('/');
+    match (record.method.as_str(), path) {
+        ("POST", MCP_PATH) => rpc(shared, &record).await,
+        ("DELETE", MCP_PATH) => reply(204, None, Vec::new()),
+        ("GET", p) if p.starts_with(MCP_PATH) && p.ends_with("/schema") => {
+            let name = p[MCP_PATH.len()..].trim_start_matches("/tools/").trim_end_matches("/schema");
+            match tools::catalogue().into_iter().find(|t| t.name == name) {
+                Some(t) if shared.settings.wrapped_schema => {
+                    json_reply(200, &json!({"success": true, "message": "", "data": t.schema}))
+                }
+                Some(t) => json_reply(200, &t.schema),
+                None => json_reply(404, &json!({"detail": format!("工具 '{name}' 未找到")})),
+            }
+        }
+        _ => json_reply(404, &json!({"detail": "Not Found"})),
+    }
+}
+
+async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
+    let Ok(msg) = serde_json::from_slice::<Value>(&record.body) else {
+        return rpc_error(400, &Value::Null, -32700, "Parse error", None);
+    };
+    if !msg.is_object() || msg.get("jsonrpc") != Some(&json!("2.0")) {
+        return rpc_error(400, msg.get("id").unwrap_or(&Value::Null), -32600, "Invalid Request", None);
+    }
+    let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+    let Some(id) = msg.get("id").cloned() else {
+        // Notifications: accepted without a body.
+        return reply(204, None, Vec::new());
+    };
+    let params = msg.get("params").cloned().unwrap_or(json!({}));
+    let ok = |result: Value| json_reply(200, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    match method {
+        "notifications/initialized" => rpc_error(400, &id, -32600, "Invalid Request", Some("notifications carry no id")),
+        "initialize" => {
+            let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+            let version = if SUPPORTED_VERSIONS.contains(&asked) { asked } else { SUPPORTED_VERSIONS[0] };
+            ok(json!({
+                "protocolVersion": version,
+                "capabilities": {"tools": {"listChanged": false}, "logging": {}},
+                "serverInfo": {"name": "MoviePilot", "version": "2.9.0", "description": "MoviePilot MCP"},
+                "instructions": "MoviePilot 媒体库自动化管理工具"
+            }))
+        }
+        "ping" => ok(json!({})),
+        "tools/list" => {
+            let full = record.header("x-mcp-schema-mode") == Some("full") || query_param(&record.query, "schema_mode").as_deref() == Some("full");
+            let all = tools::catalogue();
+            let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.strip_prefix("page-")).and_then(|n| n.parse().ok()).unwrap_or(0);
+            let end = (start + shared.settings.page_size).min(all.len());
+            let listed: Vec<Value> = all[start.min(end)..end]
+                .iter()
+                .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": if full { t.schema.clone() } else { project(&t.schema) }}))
+                .collect();
+            let mut result = json!({"tools": listed});
+            if end < all.len() {
+                result["nextCursor"] = json!(format!("page-{end}"));
+            }
+            ok(result)
+        }
+        "tools/call" => {
+            let Some(name) = params.get("name").and_then(Value::as_str) else {
+                return rpc_error(400, &id, -32602, "Invalid params", Some("工具名称不能为空"));
+            };
+            let args = params.get("arguments").cloned().unwrap_or(json!({}));
+            if name == "moviepilot_api" && args.get("operation_id") == Some(&json!("search.torrents")) {
+                tokio::time::sleep(shared.settings.torrent_search_delay).await;
+            }
+            let (text, is_error) = tools::call(&mut lock(&shared.state), name, &args);
+            let mut result = json!({"content": [{"type": "text", "text": text}]});
+            if is_error {
+                result["isError"] = json!(true);
+            }
+            ok(result)
+        }
+        _ => rpc_error(200, &id, -32601, "Method not found", Some(method)),
+    }
+}
+
+/// MoviePilot's `auto` mode: a schema over [`PROJECTION_THRESHOLD`] bytes keeps only its
+/// top-level object, required fields and the operation/action enum.
+pub fn project(schema: &Value) -> Value {
+    if schema.to_string().len() <= PROJECTION_THRESHOLD {
+        return schema.clone();
+    }
+    let required = schema.get("required").cloned().unwrap_or(json!([]));
+    let mut props = serde_json::Map::new();
+    for key in ["operation_id", "action"] {
+        let ops: Vec<Value> = schema
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .map(|b| b.iter().filter_map(|b| b.pointer(&format!("/properties/{key}/const")).cloned()).collect())
+            .unwrap_or_default();
+        if !ops.is_empty() {
+            props.insert(key.to_owned(), json!({"type": "string", "enum": ops}));
+        }
+    }
+    json!({"type": "object", "properties": props, "required": required, "x-moviepilot-schema-projection": {"mode": "auto", "full_schema_bytes": schema.to_string().len()}})
+}
+
+#[cfg(test)]
+mod tests;
