@@ -222,9 +222,10 @@ fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
         body: None,
         timeout_ms: call.config.call_deadline_ms,
     };
+    // The answer is one word; 64 KiB leaves room for Ombi's page when the route is missing.
     let resp = call
         .upstream
-        .send(&request, MAX_BODY_BYTES.min(4096))
+        .send(&request, MAX_BODY_BYTES.min(64 * 1024))
         .map_err(|e| transport_error(&e, false))?;
     let body = String::from_utf8_lossy(&resp.body);
     let state = body.trim().trim_matches('"');
