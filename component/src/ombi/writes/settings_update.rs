@@ -26,7 +26,7 @@ pub fn input_schema() -> Value {
             "section": {"enum": sections, "description": "The settings section to change (as read with read_settings)."},
             "changes": {"type": "array", "minItems": 1, "maxItems": 50, "description": "Fields to change.",
                 "items": {"type": "object", "additionalProperties": false, "required": ["name", "value"], "properties": {
-                    "name": {"type": "string", "pattern": "^/[A-Za-z0-9]+$", "description": "The field's JSON Pointer name as read_settings lists it, e.g. /hideRequestsUsers; only writable fields are accepted."},
+                    "name": {"type": "string", "pattern": "^/?[A-Za-z0-9]+$", "description": "The field's JSON Pointer name as read_settings lists it, e.g. /hideRequestsUsers (the leading / may be left out); only writable fields are accepted."},
                     "value": {"type": ["string", "number", "boolean", "null"], "description": "The new value, of the field's type."}}}},
             "revision": {"type": "string", "pattern": "^[0-9a-f]{16}$", "description": "The revision read_settings returned; the change is refused if the section changed since."}
         },
@@ -99,7 +99,13 @@ fn validated_changes(
         .unwrap_or_default();
     let mut out: Vec<(String, Value)> = Vec::new();
     for (i, c) in list.iter().enumerate() {
-        let pointer = c["name"].as_str().unwrap_or_default().to_owned();
+        let raw = c["name"].as_str().unwrap_or_default();
+        // Names are JSON Pointers; a bare field name is taken as the pointer to it.
+        let pointer = if raw.starts_with('/') {
+            raw.to_owned()
+        } else {
+            format!("/{raw}")
+        };
         let Some(leaf) = writable_leaf(section_name, &pointer) else {
             let allowed: Vec<&str> = section(section_name)
                 .map(|s| s.writable.iter().map(|(p, _)| *p).collect())

@@ -201,3 +201,25 @@ fn a_500_on_the_post_is_unknown_outcome_with_the_read_settings_warning() {
     assert_eq!(out["error"]["code"], "UNKNOWN_OUTCOME");
     assert!(out["warnings"].to_string().contains("read_settings"));
 }
+
+#[test]
+fn a_bare_field_name_is_taken_as_its_pointer() {
+    let up = FakeUpstream::new()
+        .fixture(
+            Method::Get,
+            "/api/v1/settings/vote",
+            "v1-settings-vote.json",
+        )
+        .fixture(
+            Method::Post,
+            "/api/v1/settings/vote",
+            "v1-settings-post-bool.json",
+        );
+    let out = call(
+        &up,
+        "write_settings_update",
+        json!({"section": "vote", "changes": [{"name": "movieVoteMax", "value": 3}]}),
+    );
+    assert_eq!(out["data"]["outcome"], "completed", "{out}");
+    assert_eq!(posted(&up)["movieVoteMax"], 3);
+}
