@@ -29,9 +29,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
-use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -61,7 +61,10 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     /// A header's value.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The JSON-RPC method, for POSTs to the endpoint.
@@ -82,7 +85,12 @@ pub struct FakeMoviePilotBuilder {
 
 impl Default for FakeMoviePilotBuilder {
     fn default() -> Self {
-        Self { key: DEFAULT_KEY.to_owned(), page_size: 3, wrapped_schema: false, torrent_search_delay: Duration::ZERO }
+        Self {
+            key: DEFAULT_KEY.to_owned(),
+            page_size: 3,
+            wrapped_schema: false,
+            torrent_search_delay: Duration::ZERO,
+        }
     }
 }
 
@@ -119,14 +127,26 @@ impl FakeMoviePilotBuilder {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         listener.set_nonblocking(true).expect("nonblocking");
         let addr = listener.local_addr().expect("address");
-        let shared = Arc::new(Shared { settings: self, log: Mutex::default(), state: Mutex::new(tools::State::default()) });
+        let shared = Arc::new(Shared {
+            settings: self,
+            log: Mutex::default(),
+            state: Mutex::new(tools::State::default()),
+        });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
         let thread_shared = shared.clone();
         let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
             rt.block_on(accept_loop(listener, thread_shared, stop_rx));
         });
-        FakeMoviePilot { addr, shared, stop: Some(stop_tx), thread: Some(thread) }
+        FakeMoviePilot {
+            addr,
+            shared,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
     }
 }
 
@@ -200,7 +220,11 @@ impl Drop for FakeMoviePilot {
 struct Io(tokio::net::TcpStream);
 
 impl hyper::rt::Read for Io {
-    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, mut buf: hyper::rt::ReadBufCursor<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        mut buf: hyper::rt::ReadBufCursor<'_>,
+    ) -> Poll<io::Result<()>> {
         let mut tmp = vec![0u8; buf.remaining().min(16 * 1024)];
         let mut rb = tokio::io::ReadBuf::new(&mut tmp);
         match Pin::new(&mut self.get_mut().0).poll_read(cx, &mut rb) {
@@ -214,7 +238,11 @@ impl hyper::rt::Read for Io {
 }
 
 impl hyper::rt::Write for Io {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
     }
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -225,8 +253,14 @@ impl hyper::rt::Write for Io {
     }
 }
 
-async fn accept_loop(listener: std::net::TcpListener, shared: Arc<Shared>, mut stop: tokio::sync::oneshot::Receiver<()>) {
-    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
+async fn accept_loop(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+        return;
+    };
     loop {
         tokio::select! {
             _ = &mut stop => return,
@@ -268,12 +302,20 @@ fn rpc_error(status: u16, id: &Value, code: i64, message: &str, data: Option<&st
 }
 
 fn query_param(query: &str, name: &str) -> Option<String> {
-    query.split('&').find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_owned()))
+    query.split('&').find_map(|kv| {
+        kv.split_once('=')
+            .filter(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_owned())
+    })
 }
 
 async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
     let (parts, body) = request.into_parts();
-    let body = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
+    let body = body
+        .collect()
+        .await
+        .map(|b| b.to_bytes().to_vec())
+        .unwrap_or_default();
     let record = RecordedRequest {
         method: parts.method.as_str().to_owned(),
         path: parts.uri.path().to_owned(),
@@ -281,12 +323,20 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
         headers: parts
             .headers
             .iter()
-            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_ascii_lowercase(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect(),
         body,
     };
     lock(&shared.log).push(record.clone());
-    let key = record.header("x-api-key").map(str::to_owned).or_else(|| query_param(&record.query, "apikey"));
+    let key = record
+        .header("x-api-key")
+        .map(str::to_owned)
+        .or_else(|| query_param(&record.query, "apikey"));
     if key.as_deref() != Some(shared.settings.key.as_str()) {
         return json_reply(401, &json!({"detail": "API_TOKEN 无效"}));
     }
@@ -295,11 +345,14 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
         ("POST", MCP_PATH) => rpc(shared, &record).await,
         ("DELETE", MCP_PATH) => reply(204, None, Vec::new()),
         ("GET", p) if p.starts_with(MCP_PATH) && p.ends_with("/schema") => {
-            let name = p[MCP_PATH.len()..].trim_start_matches("/tools/").trim_end_matches("/schema");
+            let name = p[MCP_PATH.len()..]
+                .trim_start_matches("/tools/")
+                .trim_end_matches("/schema");
             match tools::catalogue().into_iter().find(|t| t.name == name) {
-                Some(t) if shared.settings.wrapped_schema => {
-                    json_reply(200, &json!({"success": true, "message": "", "data": t.schema}))
-                }
+                Some(t) if shared.settings.wrapped_schema => json_reply(
+                    200,
+                    &json!({"success": true, "message": "", "data": t.schema}),
+                ),
                 Some(t) => json_reply(200, &t.schema),
                 None => json_reply(404, &json!({"detail": format!("工具 '{name}' 未找到")})),
             }
@@ -313,7 +366,13 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
         return rpc_error(400, &Value::Null, -32700, "Parse error", None);
     };
     if !msg.is_object() || msg.get("jsonrpc") != Some(&json!("2.0")) {
-        return rpc_error(400, msg.get("id").unwrap_or(&Value::Null), -32600, "Invalid Request", None);
+        return rpc_error(
+            400,
+            msg.get("id").unwrap_or(&Value::Null),
+            -32600,
+            "Invalid Request",
+            None,
+        );
     }
     let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
     let Some(id) = msg.get("id").cloned() else {
@@ -321,12 +380,26 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
         return reply(204, None, Vec::new());
     };
     let params = msg.get("params").cloned().unwrap_or(json!({}));
-    let ok = |result: Value| json_reply(200, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    let ok =
+        |result: Value| json_reply(200, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
     match method {
-        "notifications/initialized" => rpc_error(400, &id, -32600, "Invalid Request", Some("notifications carry no id")),
+        "notifications/initialized" => rpc_error(
+            400,
+            &id,
+            -32600,
+            "Invalid Request",
+            Some("notifications carry no id"),
+        ),
         "initialize" => {
-            let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
-            let version = if SUPPORTED_VERSIONS.contains(&asked) { asked } else { SUPPORTED_VERSIONS[0] };
+            let asked = params
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let version = if SUPPORTED_VERSIONS.contains(&asked) {
+                asked
+            } else {
+                SUPPORTED_VERSIONS[0]
+            };
             ok(json!({
                 "protocolVersion": version,
                 "capabilities": {"tools": {"listChanged": false}, "logging": {}},
@@ -336,9 +409,15 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
         }
         "ping" => ok(json!({})),
         "tools/list" => {
-            let full = record.header("x-mcp-schema-mode") == Some("full") || query_param(&record.query, "schema_mode").as_deref() == Some("full");
+            let full = record.header("x-mcp-schema-mode") == Some("full")
+                || query_param(&record.query, "schema_mode").as_deref() == Some("full");
             let all = tools::catalogue();
-            let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.strip_prefix("page-")).and_then(|n| n.parse().ok()).unwrap_or(0);
+            let start: usize = params
+                .get("cursor")
+                .and_then(Value::as_str)
+                .and_then(|c| c.strip_prefix("page-"))
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
             let end = (start + shared.settings.page_size).min(all.len());
             let listed: Vec<Value> = all[start.min(end)..end]
                 .iter()
@@ -355,7 +434,9 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
                 return rpc_error(400, &id, -32602, "Invalid params", Some("工具名称不能为空"));
             };
             let args = params.get("arguments").cloned().unwrap_or(json!({}));
-            if name == "moviepilot_api" && args.get("operation_id") == Some(&json!("search.torrents")) {
+            if name == "moviepilot_api"
+                && args.get("operation_id") == Some(&json!("search.torrents"))
+            {
                 tokio::time::sleep(shared.settings.torrent_search_delay).await;
             }
             let (text, is_error) = tools::call(&mut lock(&shared.state), name, &args);
@@ -381,7 +462,11 @@ pub fn project(schema: &Value) -> Value {
         let ops: Vec<Value> = schema
             .get("oneOf")
             .and_then(Value::as_array)
-            .map(|b| b.iter().filter_map(|b| b.pointer(&format!("/properties/{key}/const")).cloned()).collect())
+            .map(|b| {
+                b.iter()
+                    .filter_map(|b| b.pointer(&format!("/properties/{key}/const")).cloned())
+                    .collect()
+            })
             .unwrap_or_default();
         if !ops.is_empty() {
             props.insert(key.to_owned(), json!({"type": "string", "enum": ops}));

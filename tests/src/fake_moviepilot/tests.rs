@@ -4,9 +4,18 @@ use super::*;
 use std::io::{Read, Write};
 
 /// A blocking one-shot HTTP/1.1 exchange; returns status, headers (lower-case) and body.
-fn http(fake: &FakeMoviePilot, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
+fn http(
+    fake: &FakeMoviePilot,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
     let mut s = std::net::TcpStream::connect(fake.addr).unwrap();
-    let mut req = format!("{method} {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: {}\r\n", body.len());
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -21,7 +30,10 @@ fn http(fake: &FakeMoviePilot, method: &str, path: &str, headers: &[(&str, &str)
 }
 
 fn post(fake: &FakeMoviePilot, body: &str, extra: &[(&str, &str)]) -> (u16, Value) {
-    let mut h = vec![("x-api-key", DEFAULT_KEY), ("content-type", "application/json")];
+    let mut h = vec![
+        ("x-api-key", DEFAULT_KEY),
+        ("content-type", "application/json"),
+    ];
     h.extend_from_slice(extra);
     let (status, _, body) = http(fake, "POST", MCP_PATH, &h, body);
     (status, serde_json::from_str(&body).unwrap_or(Value::Null))
@@ -31,18 +43,61 @@ fn post(fake: &FakeMoviePilot, body: &str, extra: &[(&str, &str)]) -> (u16, Valu
 fn protocol_errors_use_moviepilot_status_codes() {
     let fake = FakeMoviePilot::start();
     assert_eq!(http(&fake, "POST", MCP_PATH, &[], "{}").0, 401);
-    assert_eq!(http(&fake, "POST", &format!("{MCP_PATH}?apikey={DEFAULT_KEY}"), &[], r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).0, 200);
+    assert_eq!(
+        http(
+            &fake,
+            "POST",
+            &format!("{MCP_PATH}?apikey={DEFAULT_KEY}"),
+            &[],
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        )
+        .0,
+        200
+    );
     let (s, v) = post(&fake, "not json", &[]);
-    assert_eq!((s, v["error"]["code"].as_i64(), v["id"].clone()), (400, Some(-32700), Value::Null));
+    assert_eq!(
+        (s, v["error"]["code"].as_i64(), v["id"].clone()),
+        (400, Some(-32700), Value::Null)
+    );
     assert_eq!(post(&fake, "[1]", &[]).1["error"]["code"], -32600);
-    assert_eq!(post(&fake, r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, &[]).0, 400);
-    assert_eq!(post(&fake, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, &[]).0, 204);
-    assert_eq!(post(&fake, r#"{"jsonrpc":"2.0","id":2,"method":"notifications/initialized"}"#, &[]).1["error"]["code"], -32600);
-    let (s, v) = post(&fake, r#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#, &[]);
+    assert_eq!(
+        post(&fake, r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, &[]).0,
+        400
+    );
+    assert_eq!(
+        post(
+            &fake,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            &[]
+        )
+        .0,
+        204
+    );
+    assert_eq!(
+        post(
+            &fake,
+            r#"{"jsonrpc":"2.0","id":2,"method":"notifications/initialized"}"#,
+            &[]
+        )
+        .1["error"]["code"],
+        -32600
+    );
+    let (s, v) = post(
+        &fake,
+        r#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#,
+        &[],
+    );
     assert_eq!((s, v["error"]["code"].as_i64()), (200, Some(-32601)));
-    let (s, v) = post(&fake, r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}"#, &[]);
+    let (s, v) = post(
+        &fake,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}"#,
+        &[],
+    );
     assert_eq!((s, v["error"]["code"].as_i64()), (400, Some(-32602)));
-    assert_eq!(http(&fake, "DELETE", MCP_PATH, &[("x-api-key", DEFAULT_KEY)], "").0, 204);
+    assert_eq!(
+        http(&fake, "DELETE", MCP_PATH, &[("x-api-key", DEFAULT_KEY)], "").0,
+        204
+    );
 }
 
 #[test]
@@ -59,8 +114,13 @@ fn tools_list_pages_and_projects_large_schemas_unless_full() {
     let fake = FakeMoviePilot::start();
     let list = |cursor: Option<&str>, full: bool| {
         let params = cursor.map_or(json!({}), |c| json!({"cursor": c}));
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}).to_string();
-        let extra: &[(&str, &str)] = if full { &[("x-mcp-schema-mode", "full")] } else { &[] };
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
+            .to_string();
+        let extra: &[(&str, &str)] = if full {
+            &[("x-mcp-schema-mode", "full")]
+        } else {
+            &[]
+        };
         post(&fake, &body, extra).1["result"].clone()
     };
     let (mut names, mut cursor, mut api_schema) = (Vec::new(), None::<String>, Value::Null);
@@ -78,15 +138,46 @@ fn tools_list_pages_and_projects_large_schemas_unless_full() {
         }
     }
     assert_eq!(names.len(), tools::catalogue().len());
-    assert!(api_schema.get("x-moviepilot-schema-projection").is_some() && api_schema.get("oneOf").is_none());
-    assert!(api_schema["properties"]["operation_id"]["enum"].as_array().unwrap().len() >= 5);
+    assert!(
+        api_schema.get("x-moviepilot-schema-projection").is_some()
+            && api_schema.get("oneOf").is_none()
+    );
+    assert!(
+        api_schema["properties"]["operation_id"]["enum"]
+            .as_array()
+            .unwrap()
+            .len()
+            >= 5
+    );
     let full = list(Some("page-3"), true);
-    assert!(full["tools"].as_array().unwrap().iter().any(|t| t["inputSchema"].get("oneOf").is_some()));
-    let (s, _, body) = http(&fake, "GET", &format!("{MCP_PATH}/tools/moviepilot_api/schema"), &[("x-api-key", DEFAULT_KEY)], "");
+    assert!(
+        full["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["inputSchema"].get("oneOf").is_some())
+    );
+    let (s, _, body) = http(
+        &fake,
+        "GET",
+        &format!("{MCP_PATH}/tools/moviepilot_api/schema"),
+        &[("x-api-key", DEFAULT_KEY)],
+        "",
+    );
     let schema: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(s, 200);
     assert!(schema.to_string().len() > PROJECTION_THRESHOLD && schema.get("oneOf").is_some());
-    assert_eq!(http(&fake, "GET", &format!("{MCP_PATH}/tools/nope/schema"), &[("x-api-key", DEFAULT_KEY)], "").0, 404);
+    assert_eq!(
+        http(
+            &fake,
+            "GET",
+            &format!("{MCP_PATH}/tools/nope/schema"),
+            &[("x-api-key", DEFAULT_KEY)],
+            ""
+        )
+        .0,
+        404
+    );
 }
 
 #[test]
@@ -96,14 +187,44 @@ fn tool_results_carry_the_business_layers() {
         let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": name, "arguments": args}}).to_string();
         let r = post(&fake, &body, &[]).1["result"].clone();
         let text = r["content"][0]["text"].as_str().unwrap().to_owned();
-        (serde_json::from_str::<Value>(&text).unwrap_or(json!({"prose": text})), r["isError"] == true)
+        (
+            serde_json::from_str::<Value>(&text).unwrap_or(json!({"prose": text})),
+            r["isError"] == true,
+        )
     };
-    assert_eq!(call("moviepilot_api", json!({"operation_id": "subscription.add", "body": {"name": "沙丘", "type": "电影"}})).0["execution_outcome"], "pending");
+    assert_eq!(
+        call(
+            "moviepilot_api",
+            json!({"operation_id": "subscription.add", "body": {"name": "沙丘", "type": "电影"}})
+        )
+        .0["execution_outcome"],
+        "pending"
+    );
     assert_eq!(fake.subscriptions(), ["沙丘"]);
-    assert_eq!(call("moviepilot_api", json!({"operation_id": "subscription.list"})).0["collection"]["total_count"], 1);
-    assert_eq!(call("moviepilot_api", json!({"operation_id": "subscription.list", "query": {"count": 500}})).0["error"], "invalid_input");
-    assert_eq!(call("moviepilot_api", json!({"operation_id": "history.export"})).0["tool_result_truncated"], true);
-    assert_eq!(call("moviepilot_api", json!({"operation_id": "system.restart"})).0["execution_outcome"], "unknown");
+    assert_eq!(
+        call(
+            "moviepilot_api",
+            json!({"operation_id": "subscription.list"})
+        )
+        .0["collection"]["total_count"],
+        1
+    );
+    assert_eq!(
+        call(
+            "moviepilot_api",
+            json!({"operation_id": "subscription.list", "query": {"count": 500}})
+        )
+        .0["error"],
+        "invalid_input"
+    );
+    assert_eq!(
+        call("moviepilot_api", json!({"operation_id": "history.export"})).0["tool_result_truncated"],
+        true
+    );
+    assert_eq!(
+        call("moviepilot_api", json!({"operation_id": "system.restart"})).0["execution_outcome"],
+        "unknown"
+    );
     assert!(call("plugin_notes", json!({})).0.get("prose").is_some());
     let (v, is_error) = call("execute_command", json!({}));
     assert!(is_error && v["prose"].as_str().unwrap().contains("未找到"));

@@ -1,0 +1,226 @@
+//! The MoviePilot backend end to end: the release harness runs the real component with
+//! `MOVIEPILOT_URL` pointing at [`FakeMoviePilot`] on loopback, over real stdio pipes.
+
+use media_mcp_tests::fake_moviepilot::FakeMoviePilot;
+use media_mcp_tests::{Env, FakeOmbi, Harness, assert_no_secret, structured};
+use serde_json::{Value, json};
+
+fn env(fake: &FakeMoviePilot) -> Env {
+    Env::new()
+        .set("MOVIEPILOT_URL", &fake.mcp_url())
+        .set("MOVIEPILOT_API_KEY", fake.key())
+}
+
+fn tools(h: &mut Harness) -> Vec<Value> {
+    let r = h.rpc("tools/list", json!({}));
+    r["result"]["tools"].as_array().expect("tools").clone()
+}
+
+fn names(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_harness_lists_moviepilot_tools_with_full_schemas_and_our_output_contract() {
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let listed = tools(&mut h);
+    let got = names(&listed);
+    for want in [
+        "search_media",
+        "query_subscribes",
+        "add_subscribe",
+        "database_operation",
+        "moviepilot_api",
+        "plugin_notes",
+    ] {
+        assert!(
+            got.contains(&want.to_owned()),
+            "{want} missing from {got:?}"
+        );
+    }
+    let api = listed
+        .iter()
+        .find(|t| t["name"] == "moviepilot_api")
+        .unwrap();
+    assert!(
+        api["inputSchema"].get("oneOf").is_some(),
+        "the projected schema was completed"
+    );
+    assert!(
+        api["inputSchema"]
+            .get("x-moviepilot-schema-projection")
+            .is_none()
+    );
+    assert_eq!(
+        api["outputSchema"]["properties"]["data"]["oneOf"][0]["$ref"],
+        "#/$defs/moviepilot_result"
+    );
+    assert_eq!(api["annotations"]["destructiveHint"], true);
+    let db = listed
+        .iter()
+        .find(|t| t["name"] == "database_operation")
+        .unwrap();
+    assert_eq!(
+        db["annotations"]["readOnlyHint"], true,
+        "read-only by policy by default"
+    );
+    let add = listed
+        .iter()
+        .find(|t| t["name"] == "add_subscribe")
+        .unwrap();
+    assert!(
+        !add["description"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .any(char::is_control)
+    );
+    // The key reached MoviePilot as X-API-KEY and never in a URL.
+    let reqs = fake.requests();
+    assert!(
+        reqs.iter()
+            .all(|r| r.header("x-api-key") == Some(fake.key()) && !r.query.contains(fake.key()))
+    );
+    assert!(
+        reqs.iter()
+            .any(|r| r.path.ends_with("/tools/moviepilot_api/schema"))
+    );
+    assert_no_secret(&h.stdout(), fake.key(), "stdout");
+}
+
+#[test]
+fn calls_go_through_with_honest_results() {
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let _ = tools(&mut h);
+
+    let r = h.call_tool("search_media", json!({"title": "盗梦空间"}));
+    let s = structured(&r);
+    assert_eq!(s["ok"], true, "{s}");
+    assert_eq!(s["data"]["data"][0]["tmdb_id"], 27205);
+
+    let r = h.call_tool(
+        "moviepilot_api",
+        json!({"operation_id": "subscription.add", "body": {"name": "沙丘", "type": "电影"}}),
+    );
+    let s = structured(&r);
+    assert_eq!(s["ok"], true, "{s}");
+    assert!(s["warnings"].to_string().contains("pending"));
+    assert_eq!(fake.subscriptions(), ["沙丘"]);
+
+    let s = structured(&h.call_tool(
+        "moviepilot_api",
+        json!({"operation_id": "subscription.list", "query": {"count": 500}}),
+    ))
+    .clone();
+    assert_eq!(s["error"]["code"], "INVALID_ARGUMENT", "{s}");
+    assert!(s["data"]["input_contract"].is_object());
+
+    let s = structured(&h.call_tool("moviepilot_api", json!({"operation_id": "history.export"})))
+        .clone();
+    assert_eq!(
+        (s["ok"].clone(), s["truncated"].clone()),
+        (json!(true), json!(true)),
+        "{s}"
+    );
+
+    let s = structured(&h.call_tool("moviepilot_api", json!({"operation_id": "system.restart"})))
+        .clone();
+    assert_eq!(
+        (s["error"]["code"].clone(), s["error"]["retryable"].clone()),
+        (json!("UNKNOWN_OUTCOME"), json!(false))
+    );
+
+    let s = structured(&h.call_tool("plugin_notes", json!({}))).clone();
+    assert_eq!(s["ok"], false, "prose is never a success: {s}");
+    assert!(s["data"]["text"].as_str().unwrap().contains("备忘录"));
+
+    let r = h.call_tool(
+        "moviepilot_api",
+        json!({"operation_id": "media.search", "query": {}}),
+    );
+    assert_eq!(
+        structured(&r)["error"]["code"],
+        "INVALID_ARGUMENT",
+        "checked against the full schema locally"
+    );
+}
+
+#[test]
+fn the_safety_policy_refuses_before_moviepilot_sees_anything() {
+    let fake = FakeMoviePilot::start();
+    let env = env(&fake).set("MEDIA_MCP_MOVIEPILOT_API_DENY", "system.restart");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let _ = tools(&mut h);
+    let cases = [
+        (
+            "database_operation",
+            json!({"action": "write", "arguments": {"sql": "delete from subscribe"}}),
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
+        ),
+        (
+            "database_operation",
+            json!({"action": "query", "arguments": {"sql": "select * from systemconfig", "show_secrets": true}}),
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
+        ),
+        (
+            "moviepilot_api",
+            json!({"operation_id": "system.restart"}),
+            "MEDIA_MCP_MOVIEPILOT_API_DENY",
+        ),
+    ];
+    for (tool, args, setting) in cases {
+        let s = structured(&h.call_tool(tool, args)).clone();
+        assert_eq!(s["error"]["code"], "FORBIDDEN", "{s}");
+        assert!(
+            s["error"]["message"].as_str().unwrap().contains(setting),
+            "{s}"
+        );
+    }
+    assert!(
+        fake.requests()
+            .iter()
+            .all(|r| r.rpc_method().as_deref() != Some("tools/call"))
+    );
+    let s = structured(&h.call_tool(
+        "database_operation",
+        json!({"action": "tables", "arguments": {}}),
+    ))
+    .clone();
+    assert_eq!(s["ok"], true, "{s}");
+}
+
+#[test]
+fn a_wrong_key_is_reported_as_authentication_failed() {
+    let fake = FakeMoviePilot::start();
+    let env = env(&fake).set("MOVIEPILOT_API_KEY", "wrong-key");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let listed = tools(&mut h);
+    assert_eq!(names(&listed), ["moviepilot_status"]);
+    let s = structured(&h.call_tool("moviepilot_status", json!({}))).clone();
+    assert_eq!(s["error"]["code"], "AUTHENTICATION_FAILED", "{s}");
+}
+
+#[test]
+fn both_backends_serve_from_one_component() {
+    let mp = FakeMoviePilot::start();
+    let ombi = FakeOmbi::start("ombi-key").expect("fake ombi");
+    let env = env(&mp)
+        .set("OMBI_URL", &ombi.url())
+        .set("OMBI_API_KEY", "ombi-key");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let got = names(&tools(&mut h));
+    assert!(
+        got.contains(&"read_search".to_owned()) && got.contains(&"search_media".to_owned()),
+        "{got:?}"
+    );
+    assert_eq!(
+        structured(&h.call_tool("search_media", json!({"title": "x"})))["ok"],
+        true
+    );
+    assert!(ombi.requests().iter().all(|r| !r.path.contains("/mcp")));
+}
