@@ -189,8 +189,13 @@ fn demo(common: &Common, serve: bool) -> anyhow::Result<ExitCode> {
         print!("{}", crate::demo::tour(&sandbox, &catalogue).await);
         let requests = fake.requests();
         let keyed = requests.iter().filter(|r| r.api_key.is_some()).count();
+        let who = if settings.pass_key_to_guest {
+            "sent by the component (--pass-key-to-guest)"
+        } else {
+            "added by the host; the component never saw the key"
+        };
         println!(
-            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, added by the host (the component never saw the key).",
+            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, {who}.",
             requests.len()
         );
         Ok(ExitCode::SUCCESS)

@@ -9,10 +9,13 @@
 //! `tokio::time::timeout` bounds the wall-clock time of the whole call, including time parked
 //! in host I/O where epochs do not count, and drops the store when it fires.
 //!
-//! The linker provides exactly what the `plugin` world needs: `wasi:cli/environment`,
-//! `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` (types + outgoing-handler, behind
-//! [`PolicyHooks`]). No filesystem, sockets, random, stdio or exit: a component importing
-//! those fails to instantiate.
+//! The linker provides what the `plugin` world needs ([`ALLOWED_IMPORTS`]: `wasi:cli/environment`,
+//! `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` types + outgoing-handler behind
+//! [`PolicyHooks`]), plus the capability-free interfaces Rust's standard library imports on
+//! wasm32-wasip2 ([`STD_RUNTIME_IMPORTS`]: exit, empty stdin, stdout/stderr captured in memory,
+//! no terminal, random seeds). Never filesystem or sockets: a component importing those fails
+//! to instantiate. What the guest writes to stderr (a panic message) is logged, redacted, when a
+//! call traps.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -22,6 +25,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use wasmtime::component::{HasData, Linker, ResourceTable};
 use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap, UpdateDeadline};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
@@ -61,6 +65,26 @@ pub const ALLOWED_IMPORTS: &[&str] = &[
     "wasi:clocks/monotonic-clock",
     "wasi:clocks/wall-clock",
 ];
+
+/// Interfaces Rust's std imports on wasm32-wasip2 that grant no capability; linked so such a
+/// component runs, but not part of the plugin world (the import test flags them).
+pub const STD_RUNTIME_IMPORTS: &[&str] = &[
+    "wasi:cli/exit",
+    "wasi:cli/stdin",
+    "wasi:cli/stdout",
+    "wasi:cli/stderr",
+    "wasi:cli/terminal-input",
+    "wasi:cli/terminal-output",
+    "wasi:cli/terminal-stdin",
+    "wasi:cli/terminal-stdout",
+    "wasi:cli/terminal-stderr",
+    "wasi:random/random",
+    "wasi:random/insecure",
+    "wasi:random/insecure-seed",
+];
+
+/// How much guest stderr is kept per call.
+const GUEST_STDERR_BYTES: usize = 16 * 1024;
 
 /// One tool as the component lists it (JSON fields still as text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,6 +243,7 @@ impl Drop for EpochTicker {
 pub struct Sandbox {
     pre: PluginPre<HostState>,
     guest_env: Arc<[(String, String)]>,
+    secrets: Vec<String>,
     policy: Arc<Policy>,
     call_timeout: Duration,
     memory_limit_bytes: usize,
@@ -240,24 +265,47 @@ pub fn engine() -> anyhow::Result<Engine> {
     Ok(Engine::new(&config)?)
 }
 
+fn cli_view(s: &mut HostState) -> wasmtime_wasi::cli::WasiCliCtxView<'_> {
+    wasmtime_wasi::cli::WasiCliView::cli(s)
+}
+
+fn clocks_view(s: &mut HostState) -> wasmtime_wasi::clocks::WasiClocksCtxView<'_> {
+    wasmtime_wasi::clocks::WasiClocksView::clocks(s)
+}
+
+fn random_view(s: &mut HostState) -> &mut wasmtime_wasi::random::WasiRandomCtx {
+    wasmtime_wasi::random::WasiRandomView::random(s)
+}
+
 fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
-    use wasmtime_wasi::p2::bindings::{cli, clocks, io};
+    use wasmtime_wasi::p2::bindings::{cli, clocks, io, random};
     let mut linker = Linker::<HostState>::new(engine);
     let l = &mut linker;
     io::error::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
     io::poll::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
     io::streams::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
-    clocks::monotonic_clock::add_to_linker::<HostState, wasmtime_wasi::clocks::WasiClocks>(
-        l,
-        |s| wasmtime_wasi::clocks::WasiClocksView::clocks(s),
-    )?;
-    clocks::wall_clock::add_to_linker::<HostState, wasmtime_wasi::clocks::WasiClocks>(l, |s| {
-        wasmtime_wasi::clocks::WasiClocksView::clocks(s)
-    })?;
-    cli::environment::add_to_linker::<HostState, wasmtime_wasi::cli::WasiCli>(l, |s| {
-        wasmtime_wasi::cli::WasiCliView::cli(s)
-    })?;
+    type Clocks = wasmtime_wasi::clocks::WasiClocks;
+    clocks::monotonic_clock::add_to_linker::<HostState, Clocks>(l, clocks_view)?;
+    clocks::wall_clock::add_to_linker::<HostState, Clocks>(l, clocks_view)?;
+    type Cli = wasmtime_wasi::cli::WasiCli;
+    cli::environment::add_to_linker::<HostState, Cli>(l, cli_view)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(l)?;
+    // STD_RUNTIME_IMPORTS: no capability behind any of them (see `new_store`).
+    let cli = cli_view;
+    cli::exit::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::stdin::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::stdout::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::stderr::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::terminal_input::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::terminal_output::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::terminal_stdin::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::terminal_stdout::add_to_linker::<HostState, Cli>(l, cli)?;
+    cli::terminal_stderr::add_to_linker::<HostState, Cli>(l, cli)?;
+    let random = random_view;
+    type Random = wasmtime_wasi::random::WasiRandom;
+    random::random::add_to_linker::<HostState, Random>(l, random)?;
+    random::insecure::add_to_linker::<HostState, Random>(l, random)?;
+    random::insecure_seed::add_to_linker::<HostState, Random>(l, random)?;
     Ok(linker)
 }
 
@@ -285,8 +333,19 @@ impl Sandbox {
         let pre = PluginPre::new(instance_pre).map_err(|e| {
             anyhow::Error::from(e).context("the component does not export media-mcp:plugin/tools")
         })?;
+        let secrets = options
+            .guest_env
+            .iter()
+            .filter(|(name, _)| {
+                crate::config::SECRET_SUFFIXES
+                    .iter()
+                    .any(|s| name.ends_with(s))
+            })
+            .map(|(_, value)| value.clone())
+            .collect();
         let sandbox = Sandbox {
             pre,
+            secrets,
             guest_env: options.guest_env.into(),
             policy: options.policy,
             call_timeout: options.call_timeout,
@@ -308,8 +367,13 @@ impl Sandbox {
         self.call_timeout
     }
 
-    fn new_store(&self) -> Store<HostState> {
-        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
+    fn new_store(&self) -> (Store<HostState>, MemoryOutputPipe) {
+        let stderr = MemoryOutputPipe::new(GUEST_STDERR_BYTES);
+        // stdin stays closed and stdout a sink (the defaults); stderr is kept for diagnostics.
+        let wasi = WasiCtx::builder()
+            .envs(&self.guest_env)
+            .stderr(stderr.clone())
+            .build();
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.memory_limit_bytes)
             .trap_on_grow_failure(true)
@@ -336,7 +400,7 @@ impl Sandbox {
                 UpdateDeadline::Yield(1)
             })
         });
-        store
+        (store, stderr)
     }
 
     /// Calls `list-tools` in a fresh instance.
@@ -345,7 +409,7 @@ impl Sandbox {
     ///
     /// [`Failure`] when the guest traps, times out or cannot be instantiated.
     pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, Failure> {
-        let mut store = self.new_store();
+        let (mut store, stderr) = self.new_store();
         let run = async {
             let instance = self
                 .pre
@@ -358,7 +422,10 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        let tools = self.bounded(run).await?;
+        let tools = self
+            .bounded(run)
+            .await
+            .inspect_err(|_| self.log_guest_stderr(&stderr))?;
         Ok(tools.into_iter().map(ToolSpec::from).collect())
     }
 
@@ -374,7 +441,7 @@ impl Sandbox {
         arguments: &str,
         context: &CallContext,
     ) -> Result<CallOutcome, Failure> {
-        let mut store = self.new_store();
+        let (mut store, stderr) = self.new_store();
         let wit_context = wit::CallContext {
             correlation_id: context.correlation_id.clone(),
             principal: context.principal.clone(),
@@ -391,14 +458,20 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        Ok(match self.bounded(run).await? {
-            Ok(r) => CallOutcome::Result {
-                structured: r.structured,
-                text: r.text,
-                is_error: r.is_error,
+        Ok(
+            match self
+                .bounded(run)
+                .await
+                .inspect_err(|_| self.log_guest_stderr(&stderr))?
+            {
+                Ok(r) => CallOutcome::Result {
+                    structured: r.structured,
+                    text: r.text,
+                    is_error: r.is_error,
+                },
+                Err(wit::CallError::UnknownTool(name)) => CallOutcome::UnknownTool(name),
             },
-            Err(wit::CallError::UnknownTool(name)) => CallOutcome::UnknownTool(name),
-        })
+        )
     }
 
     async fn bounded<T>(
@@ -408,6 +481,14 @@ impl Sandbox {
         match tokio::time::timeout(self.call_timeout, run).await {
             Ok(result) => result,
             Err(_elapsed) => Err(self.timeout_failure()),
+        }
+    }
+
+    /// Logs what the guest wrote to stderr (a panic message, usually), secrets redacted.
+    fn log_guest_stderr(&self, stderr: &MemoryOutputPipe) {
+        let text = String::from_utf8_lossy(&stderr.contents()).into_owned();
+        if !text.trim().is_empty() {
+            crate::log_warn!("guest stderr: {}", redact(text.trim(), &self.secrets));
         }
     }
 
@@ -445,6 +526,14 @@ impl Sandbox {
             message: format!("the plugin failed ({summary})"),
         }
     }
+}
+
+/// `text` with every occurrence of each secret replaced.
+fn redact(text: &str, secrets: &[String]) -> String {
+    secrets
+        .iter()
+        .filter(|s| !s.is_empty())
+        .fold(text.to_owned(), |t, s| t.replace(s.as_str(), "<redacted>"))
 }
 
 fn instantiate_failure(error: wasmtime::Error) -> Failure {

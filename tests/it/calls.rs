@@ -1,0 +1,195 @@
+//! `tools/call` through the harness: results valid against the advertised outputSchema, a text
+//! block with the same object, fresh correlation ids, the principal and default user, sandbox
+//! timeouts as contract envelopes, and the API key's path (it reaches Ombi, nothing else).
+
+use std::time::Duration;
+
+use media_mcp_tests::{Env, FakeOmbi, Harness, Reply, assert_no_secret, canary_key, structured};
+use serde_json::{Value, json};
+
+const SEARCH: &str = "/api/v1/Search/movie/{searchTerm}";
+
+fn search_args() -> Value {
+    json!({"query": "matrix", "media": "movie"})
+}
+
+fn output_schema(h: &mut Harness, tool: &str) -> Value {
+    let list = h.rpc("tools/list", json!({}));
+    list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == tool)
+        .expect("tool listed")["outputSchema"]
+        .clone()
+}
+
+fn assert_valid(schema: &Value, instance: &Value) {
+    let validator = jsonschema::validator_for(schema).expect("outputSchema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "structuredContent breaks outputSchema: {errors:?}\n{instance}"
+    );
+}
+
+#[test]
+fn results_match_the_output_schema_and_carry_the_same_object_as_text() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let schema = output_schema(&mut h, "read_search");
+    let first = h.call_tool("read_search", search_args());
+    let result = &first["result"];
+    assert_eq!(result["isError"], false, "{first}");
+    let envelope = structured(&first).clone();
+    assert_valid(&schema, &envelope);
+    assert_eq!(envelope["ok"], true);
+    assert_eq!(envelope["operation"], "read_search");
+    let text: Value =
+        serde_json::from_str(result["content"][0]["text"].as_str().expect("a text block")).unwrap();
+    assert_eq!(text, envelope);
+
+    let second = h.call_tool("read_search", search_args());
+    let (a, b) = (
+        &envelope["correlation_id"],
+        &structured(&second)["correlation_id"],
+    );
+    assert!(
+        a.as_str().is_some_and(|s| s.len() >= 32) && a != b,
+        "correlation ids {a} {b}"
+    );
+
+    let done = h.finish();
+    let api: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/api/"))
+        .collect();
+    assert!(!api.is_empty());
+    assert!(
+        api.iter()
+            .all(|r| r.api_key.as_deref() == Some(key.as_str())),
+        "every /api request carries the key"
+    );
+    assert!(
+        api.iter()
+            .all(|r| r.api_key_query.is_none() && !r.query.contains(&key)),
+        "never in the URL"
+    );
+    assert_no_secret(&done.stdout, &key, "stdout");
+    assert_no_secret(&done.stderr, &key, "stderr (debug logging)");
+}
+
+#[test]
+fn tool_errors_are_results_with_is_error_and_valid_envelopes() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let schema = output_schema(&mut h, "read_search");
+    let response = h.call_tool(
+        "read_search",
+        json!({"query": "matrix", "media": "movie", "bogus_field": 1}),
+    );
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    let envelope = structured(&response);
+    assert_valid(&schema, envelope);
+    assert_eq!(envelope["error"]["code"], "INVALID_ARGUMENT");
+}
+
+#[test]
+fn principal_meta_becomes_the_user_name_and_ombi_user_is_the_default() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key).set("OMBI_USER", "defaultuser");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let with_principal = h.rpc(
+        "tools/call",
+        json!({"name": "read_search", "arguments": search_args(), "_meta": {"media-mcp/principal": "alice"}}),
+    );
+    assert_eq!(
+        with_principal["result"]["isError"], false,
+        "{with_principal}"
+    );
+    assert_eq!(
+        fake.requests().last().unwrap().user_name.as_deref(),
+        Some("alice")
+    );
+    h.call_tool("read_search", search_args());
+    assert_eq!(
+        fake.requests().last().unwrap().user_name.as_deref(),
+        Some("defaultuser")
+    );
+    let bad = h.rpc("tools/call", json!({"name": "read_search", "arguments": search_args(), "_meta": {"media-mcp/principal": 7}}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+#[test]
+fn a_call_past_its_timeout_is_a_timeout_envelope_and_the_next_call_works() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key).set("MEDIA_MCP_CALL_TIMEOUT_SECS", "1");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let schema = output_schema(&mut h, "read_search");
+    fake.set_override(
+        "GET",
+        SEARCH,
+        Reply::json(200, "[]").with_delay(Duration::from_secs(4)),
+    );
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    let envelope = structured(&response).clone();
+    assert_valid(&schema, &envelope);
+    assert_eq!(envelope["error"]["code"], "TIMEOUT");
+    assert_eq!(envelope["error"]["retryable"], false);
+    assert_eq!(
+        (envelope["warnings"].clone(), envelope["truncated"].clone()),
+        (json!([]), json!(false))
+    );
+    let text: Value =
+        serde_json::from_str(response["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, envelope);
+
+    fake.clear_overrides();
+    let next = h.call_tool("read_search", search_args());
+    assert_eq!(
+        next["result"]["isError"], false,
+        "the next call works: {next}"
+    );
+}
+
+#[test]
+fn pass_key_mode_lets_the_component_send_the_key() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key).set("MEDIA_MCP_PASS_KEY_TO_GUEST", "1");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    assert_eq!(
+        fake.requests().last().unwrap().api_key.as_deref(),
+        Some(key.as_str())
+    );
+    let done = h.finish();
+    assert_no_secret(&done.stdout, &key, "stdout");
+    assert_no_secret(&done.stderr, &key, "stderr");
+}
+
+#[test]
+fn an_ombi_url_with_a_path_prefix_is_followed() {
+    let key = canary_key();
+    let fake = FakeOmbi::builder(&key).base_path("/ombi").start().unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    assert!(
+        fake.requests()
+            .iter()
+            .all(|r| r.path.starts_with("/ombi/api/")),
+        "{:?}",
+        fake.requests()
+    );
+}

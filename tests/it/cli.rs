@@ -1,0 +1,212 @@
+//! The command line: `--help`, `tools`, `call` (output and exit status), `demo`, configuration
+//! errors that name the variable (and never echo a key), the config file, and the compiled
+//! component cache (the second start skips compilation).
+
+use host_harness::config::VARIABLES;
+use media_mcp_tests::{Env, FakeOmbi, assert_no_secret, canary_key, fresh_dir, run_cli};
+use serde_json::Value;
+
+#[test]
+fn help_documents_every_variable() {
+    let out = run_cli(&["--help"], &Env::new());
+    assert!(out.status.success());
+    for variable in VARIABLES {
+        assert!(
+            out.stdout.contains(variable.name),
+            "--help lacks {}",
+            variable.name
+        );
+    }
+}
+
+#[test]
+fn tools_lists_the_catalogue_for_people() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let out = run_cli(&["tools"], &Env::ombi(&fake, &key));
+    assert!(out.status.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("read_search"), "{}", out.stdout);
+    assert_no_secret(&out.stdout, &key, "stdout");
+    assert_no_secret(&out.stderr, &key, "stderr");
+}
+
+#[test]
+fn call_prints_pretty_json_and_exits_by_is_error() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key);
+    let ok = run_cli(
+        &[
+            "call",
+            "read_search",
+            r#"{"query":"matrix","media":"movie"}"#,
+        ],
+        &env,
+    );
+    assert_eq!(ok.status.code(), Some(0), "{}", ok.stderr);
+    let envelope: Value = serde_json::from_str(&ok.stdout).expect("stdout is one JSON document");
+    assert_eq!(envelope["ok"], true);
+    assert!(ok.stdout.contains("\n  \""), "pretty-printed");
+    let failed = run_cli(&["call", "read_search", r#"{"bogus":1}"#], &env);
+    assert_eq!(failed.status.code(), Some(1), "{}", failed.stderr);
+    assert_eq!(
+        serde_json::from_str::<Value>(&failed.stdout).unwrap()["ok"],
+        false
+    );
+    for out in [&ok, &failed] {
+        assert_no_secret(&out.stdout, &key, "stdout");
+        assert_no_secret(&out.stderr, &key, "stderr");
+    }
+}
+
+#[test]
+fn call_mistakes_exit_2_with_one_message() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key);
+    let unknown = run_cli(&["call", "no_such_tool"], &env);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        unknown.stderr.contains("unknown tool"),
+        "{}",
+        unknown.stderr
+    );
+    assert!(unknown.stdout.is_empty());
+    let not_object = run_cli(&["call", "read_search", "[1,2]"], &env);
+    assert_eq!(not_object.status.code(), Some(2));
+    assert!(
+        not_object.stderr.contains("JSON object"),
+        "{}",
+        not_object.stderr
+    );
+    let flag = run_cli(&["tools", "--bogus"], &env);
+    assert_eq!(flag.status.code(), Some(2));
+    assert!(flag.stderr.contains("--bogus"));
+}
+
+#[test]
+fn configuration_errors_name_the_variable_and_hide_the_key() {
+    let key = canary_key();
+    let cases = [
+        (
+            Env::new()
+                .set("OMBI_URL", "ftp://ombi.example")
+                .set("OMBI_API_KEY", &key),
+            "OMBI_URL",
+        ),
+        (
+            Env::new().set("OMBI_URL", "http://127.0.0.1:9"),
+            "OMBI_API_KEY",
+        ),
+        (
+            Env::new()
+                .set("OMBI_URL", "http://127.0.0.1:9")
+                .set("OMBI_API_KEY", &format!("{key} x")),
+            "OMBI_API_KEY",
+        ),
+        (
+            Env::new()
+                .set("OMBI_URL", &format!("http://127.0.0.1:9/?apikey={key}"))
+                .set("OMBI_API_KEY", &key),
+            "OMBI_URL",
+        ),
+        (
+            Env::new().set("MEDIA_MCP_CALL_TIMEOUT_SECS", "forever"),
+            "MEDIA_MCP_CALL_TIMEOUT_SECS",
+        ),
+    ];
+    for (env, variable) in cases {
+        let out = run_cli(&["tools"], &env);
+        assert_eq!(out.status.code(), Some(2), "{variable}: {}", out.stderr);
+        assert!(out.stderr.contains(variable), "{variable}: {}", out.stderr);
+        assert_eq!(
+            out.stderr.lines().count(),
+            1,
+            "printed once: {}",
+            out.stderr
+        );
+        assert_no_secret(&out.stderr, &key, "stderr");
+    }
+}
+
+#[test]
+fn a_config_file_configures_the_upstream() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let dir = fresh_dir("config");
+    let path = dir.join("media-mcp.toml");
+    std::fs::write(
+        &path,
+        format!("OMBI_URL = \"{}\"\nOMBI_API_KEY = \"{key}\"\n", fake.url()),
+    )
+    .unwrap();
+    let out = run_cli(&["tools", "--config", path.to_str().unwrap()], &Env::new());
+    assert!(out.status.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("read_search"));
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "OMBI_URLL = \"x\"\n").unwrap();
+    let out = run_cli(&["tools", "--config", bad.to_str().unwrap()], &Env::new());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.contains("OMBI_URLL"), "{}", out.stderr);
+}
+
+#[test]
+fn a_missing_component_is_reported_with_the_way_to_build_it() {
+    let out = run_cli(
+        &["tools", "--component", "/nonexistent/media_mcp.wasm"],
+        &Env::new(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.contains("/nonexistent/media_mcp.wasm"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn the_second_start_loads_the_compiled_component_from_the_cache() {
+    let cache = fresh_dir("cache");
+    let env = Env::new()
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info");
+    let first = run_cli(&["tools"], &env);
+    assert!(first.status.success(), "{}", first.stderr);
+    assert!(
+        first.stderr.contains("(CompiledAndCached)"),
+        "{}",
+        first.stderr
+    );
+    let second = run_cli(&["tools"], &env);
+    assert!(second.stderr.contains("(Cached)"), "{}", second.stderr);
+    let files: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(files.len(), 1, "one .cwasm, no leftovers: {files:?}");
+    let no_cache = run_cli(&["tools", "--no-cache"], &env);
+    assert!(
+        no_cache.stderr.contains("(Compiled)"),
+        "{}",
+        no_cache.stderr
+    );
+}
+
+#[test]
+fn demo_lists_tools_and_tours_without_showing_its_key() {
+    let out = run_cli(&["demo"], &Env::new());
+    assert!(out.status.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("read_search"), "{}", out.stdout);
+    assert!(out.stdout.contains("> read_search"), "{}", out.stdout);
+    for text in [&out.stdout, &out.stderr] {
+        let leaked = text.match_indices("demo-").any(|(at, _)| {
+            text[at + 5..]
+                .chars()
+                .take(32)
+                .filter(char::is_ascii_hexdigit)
+                .count()
+                == 32
+        });
+        assert!(!leaked, "the demo key is printed:\n{text}");
+    }
+}

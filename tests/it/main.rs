@@ -1,0 +1,21 @@
+//! The integration tests: one binary, one module per topic. They run the release harness
+//! (`target/release/host-harness`) on the real component (`target/media_mcp.wasm`) against
+//! [`FakeOmbi`](media_mcp_tests::FakeOmbi) on loopback, over real stdio pipes.
+//!
+//! * `component`: what the built component imports;
+//! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
+//! * `mcp_stdio`: handshake versions, tools/list, ping, protocol errors, concurrency;
+//! * `calls`: tool results, principals, timeouts, the API key's path;
+//! * `policy`: outbound origins, redirects, the http hook itself;
+//! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
+//! * `cli`: `tools`, `call`, `demo`, `--help`, configuration errors, the compile cache.
+//!
+//! New tests go in the module of their topic.
+
+mod calls;
+mod cli;
+mod component;
+mod fake_ombi;
+mod mcp_stdio;
+mod moviepilot;
+mod policy;

@@ -1,0 +1,196 @@
+//! MCP over real stdio pipes: the handshake at each supported protocol version (and an unknown
+//! one), the capability and server info, tools/list, ping, protocol errors that leave the server
+//! serving, and concurrency (a slow upstream does not hold up ping or tools/list).
+
+use std::time::{Duration, Instant};
+
+use media_mcp_tests::{Env, FakeOmbi, Harness, Reply, assert_no_secret, canary_key};
+use serde_json::{Value, json};
+
+const NEWEST: &str = "2025-11-25";
+
+fn started() -> (FakeOmbi, String, Harness) {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let harness = Harness::serve_initialized(&Env::ombi(&fake, &key), NEWEST);
+    (fake, key, harness)
+}
+
+#[test]
+fn initialize_echoes_each_supported_version_and_answers_the_newest_otherwise() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    for (asked, expected) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("2024-11-05", "2024-11-05"),
+        ("2025-03-26", NEWEST),
+        ("2026-07-28", NEWEST),
+        ("1999-01-01", NEWEST),
+    ] {
+        let mut h = Harness::spawn(&["serve"], &Env::ombi(&fake, &key));
+        let result = h.initialize(asked);
+        assert_eq!(
+            result["protocolVersion"], expected,
+            "asked {asked}: {result}"
+        );
+        assert_eq!(
+            result["capabilities"],
+            json!({"tools": {}}),
+            "only tools, no listChanged"
+        );
+        assert_eq!(result["serverInfo"]["name"], "media-mcp");
+        assert!(
+            result["serverInfo"]["version"]
+                .as_str()
+                .is_some_and(|v| !v.is_empty())
+        );
+        // The session works at the negotiated version.
+        assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
+        let done = h.finish();
+        assert!(done.status.success(), "{}", done.stderr);
+        assert_no_secret(&done.stderr, &key, "stderr");
+    }
+}
+
+#[test]
+fn tools_list_publishes_the_component_catalogue() {
+    let (_fake, key, mut h) = started();
+    let response = h.rpc("tools/list", json!({}));
+    let tools = response["result"]["tools"]
+        .as_array()
+        .expect("a tools array")
+        .clone();
+    assert!(response["result"].get("nextCursor").is_none());
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert!(names.contains(&"read_search"), "{names:?}");
+    for tool in &tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{}", tool["name"]);
+        assert!(tool["outputSchema"].is_object(), "{}", tool["name"]);
+        assert!(tool["annotations"].is_object(), "{}", tool["name"]);
+        assert!(tool["description"].as_str().is_some_and(|d| !d.is_empty()));
+    }
+    assert_no_secret(&h.stdout(), &key, "stdout");
+}
+
+#[test]
+fn without_ombi_url_no_ombi_tools_are_listed() {
+    let mut h = Harness::serve_initialized(&Env::new(), NEWEST);
+    let response = h.rpc("tools/list", json!({}));
+    let tools = response["result"]["tools"].as_array().unwrap();
+    assert!(
+        tools
+            .iter()
+            .all(|t| !t["name"].as_str().unwrap_or_default().starts_with("read_")),
+        "{tools:?}"
+    );
+}
+
+#[test]
+fn ping_before_and_after_initialize() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::spawn(&["serve"], &Env::ombi(&fake, &key));
+    assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
+    h.initialize(NEWEST);
+    assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
+}
+
+#[test]
+fn unknown_tool_is_invalid_params() {
+    let (_fake, _key, mut h) = started();
+    let response = h.call_tool("no_such_tool", json!({}));
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+}
+
+#[test]
+fn malformed_json_gets_a_parse_error_and_the_server_keeps_serving() {
+    let (_fake, _key, mut h) = started();
+    h.send_line("{this is not json");
+    let error = h
+        .next_message(Duration::from_secs(10))
+        .expect("an answer to the malformed line");
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null);
+    // Well-formed JSON that is not a JSON-RPC message: invalid request.
+    h.send_line(r#"{"hello": "world"}"#);
+    let error = h
+        .next_message(Duration::from_secs(10))
+        .expect("an answer to the non-message");
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
+    assert!(h.rpc("tools/list", json!({}))["result"]["tools"].is_array());
+}
+
+#[test]
+fn stdout_carries_only_json_rpc_messages() {
+    let (_fake, _key, mut h) = started();
+    h.rpc("tools/list", json!({}));
+    h.call_tool("read_search", json!({"query": "matrix", "media": "movie"}));
+    h.call_tool("read_search", json!({"query": 5}));
+    let done = h.finish();
+    assert!(done.status.success());
+    for line in done.stdout.lines() {
+        let message: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
+        assert_eq!(message["jsonrpc"], "2.0", "{line}");
+    }
+    assert!(
+        done.stderr.contains("media-mcp info:"),
+        "logs go to stderr: {}",
+        done.stderr
+    );
+    assert!(!done.stderr.contains('\u{1b}'), "no ANSI escapes in logs");
+}
+
+#[test]
+fn a_slow_upstream_does_not_block_ping_or_tools_list() {
+    let (fake, _key, mut h) = started();
+    let delay = Duration::from_secs(3);
+    fake.set_override(
+        "GET",
+        "/api/v1/Search/movie/{searchTerm}",
+        Reply::json(200, "[]").with_delay(delay),
+    );
+    let started = Instant::now();
+    let slow = h.request(
+        "tools/call",
+        json!({"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}),
+    );
+    std::thread::sleep(Duration::from_millis(200)); // the call is now parked on the upstream
+    let ping = h.request("ping", Value::Null);
+    let list = h.request("tools/list", json!({}));
+    assert_eq!(h.response(ping)["result"], json!({}));
+    assert!(h.response(list)["result"]["tools"].is_array());
+    let quick = started.elapsed();
+    assert!(
+        quick < delay,
+        "ping and tools/list waited for the slow call ({quick:?})"
+    );
+    let response = h.response(slow);
+    assert!(started.elapsed() >= delay);
+    assert_eq!(response["result"]["isError"], false, "{response}");
+}
+
+#[test]
+fn concurrent_calls_run_in_parallel() {
+    let (fake, _key, mut h) = started();
+    let delay = Duration::from_millis(1500);
+    fake.set_override(
+        "GET",
+        "/api/v1/Search/movie/{searchTerm}",
+        Reply::json(200, "[]").with_delay(delay),
+    );
+    let started = Instant::now();
+    let ids: Vec<u64> = (0..6)
+        .map(|i| h.request("tools/call", json!({"name": "read_search", "arguments": {"query": format!("q{i}"), "media": "movie"}})))
+        .collect();
+    for id in ids {
+        assert_eq!(h.response(id)["result"]["isError"], false);
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < delay * 3,
+        "6 calls of {delay:?} took {elapsed:?}: not concurrent"
+    );
+}
