@@ -25,7 +25,8 @@ fn names(tools: &[Value]) -> Vec<String> {
 
 #[test]
 fn the_harness_lists_moviepilot_tools_with_full_schemas_and_our_output_contract() {
-    let fake = FakeMoviePilot::start();
+    // A MoviePilot that projects large schemas whatever the client asks for.
+    let fake = FakeMoviePilot::builder().ignore_full_mode(true).start();
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
     let listed = tools(&mut h);
     let got = names(&listed);
@@ -98,6 +99,8 @@ fn calls_go_through_with_honest_results() {
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
     let _ = tools(&mut h);
 
+    // Full schemas were asked for, so the helper endpoint was never needed.
+    assert!(fake.requests().iter().all(|r| !r.path.ends_with("/schema")));
     let r = h.call_tool("search_media", json!({"title": "盗梦空间"}));
     let s = structured(&r);
     assert_eq!(s["ok"], true, "{s}");

@@ -80,6 +80,7 @@ pub struct FakeMoviePilotBuilder {
     key: String,
     page_size: usize,
     wrapped_schema: bool,
+    ignore_full_mode: bool,
     torrent_search_delay: Duration,
 }
 
@@ -89,6 +90,7 @@ impl Default for FakeMoviePilotBuilder {
             key: DEFAULT_KEY.to_owned(),
             page_size: 3,
             wrapped_schema: false,
+            ignore_full_mode: false,
             torrent_search_delay: Duration::ZERO,
         }
     }
@@ -110,6 +112,13 @@ impl FakeMoviePilotBuilder {
     /// Serve the schema helper in the REST wrapper `{success, message, data}`.
     pub fn wrapped_schema(mut self, yes: bool) -> Self {
         self.wrapped_schema = yes;
+        self
+    }
+
+    /// Project large schemas even when `X-MCP-Schema-Mode: full` is sent (an older server, or a
+    /// proxy that drops the header), so clients must use the schema helper.
+    pub fn ignore_full_mode(mut self, yes: bool) -> Self {
+        self.ignore_full_mode = yes;
         self
     }
 
@@ -409,8 +418,9 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
         }
         "ping" => ok(json!({})),
         "tools/list" => {
-            let full = record.header("x-mcp-schema-mode") == Some("full")
-                || query_param(&record.query, "schema_mode").as_deref() == Some("full");
+            let full = !shared.settings.ignore_full_mode
+                && (record.header("x-mcp-schema-mode") == Some("full")
+                    || query_param(&record.query, "schema_mode").as_deref() == Some("full"));
             let all = tools::catalogue();
             let start: usize = params
                 .get("cursor")
