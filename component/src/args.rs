@@ -3,6 +3,7 @@
 //! Validation guarantees types and ranges, so accessors return plain `Option`s; JSON integers
 //! written as `3.0` (valid `integer`s in JSON Schema) read as integers too.
 
+use crate::prelude::*;
 use serde_json::{Map, Value};
 
 /// Validated tool arguments.
@@ -32,12 +33,26 @@ impl Args {
 
     /// A list of strings.
     pub fn strs(&self, name: &str) -> Option<Vec<&str>> {
-        Some(self.0.get(name)?.as_array()?.iter().filter_map(Value::as_str).collect())
+        Some(
+            self.0
+                .get(name)?
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect(),
+        )
     }
 
     /// A list of integers.
     pub fn ints(&self, name: &str) -> Option<Vec<i64>> {
-        Some(self.0.get(name)?.as_array()?.iter().filter_map(as_int).collect())
+        Some(
+            self.0
+                .get(name)?
+                .as_array()?
+                .iter()
+                .filter_map(as_int)
+                .collect(),
+        )
     }
 
     /// A raw argument value.
@@ -54,14 +69,26 @@ impl Args {
     pub fn window(&self) -> Window {
         Window {
             offset: self.int("offset").unwrap_or(0).max(0) as usize,
-            limit: self.int("limit").unwrap_or(DEFAULT_LIMIT as i64).clamp(1, 100) as usize,
+            limit: self
+                .int("limit")
+                .unwrap_or(DEFAULT_LIMIT as i64)
+                .clamp(1, 100) as usize,
         }
     }
 }
 
 /// An integer from a JSON number with no fractional part.
 pub fn as_int(v: &Value) -> Option<i64> {
-    v.as_i64().or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| is_whole(*f) && f.abs() < 9.0e15)
+            .map(|f| f as i64)
+    })
+}
+
+/// Whether `f` has no fractional part (`f64::fract` needs std).
+pub fn is_whole(f: f64) -> bool {
+    f.is_finite() && f.abs() < 9.0e15 && f == (f as i64) as f64
 }
 
 /// Default page size.

@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::contract::{self, Rendered, Reply, ToolError, compose_output_schema};
 use crate::moviepilot;
 use crate::ombi;
+use crate::prelude::*;
 use crate::schema;
 use crate::upstream::Upstream;
 use serde_json::{Value, json};

@@ -5,6 +5,7 @@
 //! optional `MEDIA_MCP_CALL_DEADLINE_MS`. With no usable `OMBI_URL`, no Ombi tools are listed.
 //! MoviePilot's settings (`MOVIEPILOT_URL`, ...) are read by [`crate::moviepilot::config`].
 
+use crate::prelude::*;
 /// A validated `http(s)://authority[/prefix]` base URL without trailing slash.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaseUrl(String);

@@ -9,6 +9,19 @@
 //! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).
 //! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
 
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
+
+/// What `std`'s prelude provides, for the `no_std` wasm build (`use crate::prelude::*;`).
+pub(crate) mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    pub use alloc::{format, vec};
+}
+
 pub mod args;
 pub mod catalogue;
 pub mod config;

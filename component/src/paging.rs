@@ -4,6 +4,7 @@
 //! uncertain; `mode` says who windows (`upstream`, `local`, `none`).
 
 use crate::args::Window;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// The warning every paged list carries.
@@ -35,7 +36,13 @@ pub fn local_partial(window: Window, returned: usize, more_seen: bool, unit: &st
 }
 
 /// A page that upstream windowed; `total` unknown unless upstream said.
-pub fn upstream(window: Window, returned: usize, total: Option<u64>, next: Option<usize>, unit: &str) -> Value {
+pub fn upstream(
+    window: Window,
+    returned: usize,
+    total: Option<u64>,
+    next: Option<usize>,
+    unit: &str,
+) -> Value {
     let has_more = total.map(|t| ((window.offset + returned) as u64) < t);
     json!({
         "offset": window.offset, "limit": window.limit, "returned": returned,
@@ -54,7 +61,11 @@ pub fn single(returned: usize, unit: &str) -> Value {
 
 /// The slice of `items` inside `window`.
 pub fn slice<T>(items: Vec<T>, window: Window) -> Vec<T> {
-    items.into_iter().skip(window.offset).take(window.limit).collect()
+    items
+        .into_iter()
+        .skip(window.offset)
+        .take(window.limit)
+        .collect()
 }
 
 #[cfg(test)]
@@ -63,16 +74,45 @@ mod tests {
 
     #[test]
     fn local_pages_know_their_total() {
-        let w = Window { offset: 0, limit: 2 };
+        let w = Window {
+            offset: 0,
+            limit: 2,
+        };
         let p = local(w, 2, 5, "media");
-        assert_eq!((p["total"].as_u64(), p["has_more"].as_bool(), p["next_offset"].as_u64()), (Some(5), Some(true), Some(2)));
-        let p = local(Window { offset: 4, limit: 2 }, 1, 5, "media");
-        assert_eq!((p["has_more"].as_bool(), p["next_offset"].is_null()), (Some(false), true));
+        assert_eq!(
+            (
+                p["total"].as_u64(),
+                p["has_more"].as_bool(),
+                p["next_offset"].as_u64()
+            ),
+            (Some(5), Some(true), Some(2))
+        );
+        let p = local(
+            Window {
+                offset: 4,
+                limit: 2,
+            },
+            1,
+            5,
+            "media",
+        );
+        assert_eq!(
+            (p["has_more"].as_bool(), p["next_offset"].is_null()),
+            (Some(false), true)
+        );
     }
 
     #[test]
     fn partial_pages_never_claim_a_total() {
-        let p = local_partial(Window { offset: 0, limit: 10 }, 10, false, "media");
+        let p = local_partial(
+            Window {
+                offset: 0,
+                limit: 10,
+            },
+            10,
+            false,
+            "media",
+        );
         assert!(p["total"].is_null() && p["has_more"].is_null() && p["next_offset"].is_null());
     }
 }

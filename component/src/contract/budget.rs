@@ -2,6 +2,7 @@
 //! data, 100 records, 100 nested records per array, 500 log lines. Whatever is cut is said in
 //! `warnings` with `truncated: true`.
 
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Largest serialized structured result, in bytes.
@@ -19,9 +20,17 @@ const MAX_WARNING_CHARS: usize = 500;
 pub fn cap_arrays(data: &mut Value, warnings: &mut Vec<String>) -> bool {
     let mut cut = false;
     walk_arrays(data, "", &mut |path, items| {
-        let limit = if path.ends_with("lines") { MAX_LOG_LINES } else { MAX_ITEMS };
+        let limit = if path.ends_with("lines") {
+            MAX_LOG_LINES
+        } else {
+            MAX_ITEMS
+        };
         if items.len() > limit {
-            warnings.push(format!("{path}: {} of {} entries returned", limit, items.len()));
+            warnings.push(format!(
+                "{path}: {} of {} entries returned",
+                limit,
+                items.len()
+            ));
             items.truncate(limit);
             cut = true;
         }
@@ -39,7 +48,11 @@ fn walk_arrays(node: &mut Value, path: &str, f: &mut dyn FnMut(&str, &mut Vec<Va
         }
         Value::Object(map) => {
             for (key, value) in map.iter_mut() {
-                let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                let child = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
                 walk_arrays(value, &child, f);
             }
         }
@@ -48,7 +61,9 @@ fn walk_arrays(node: &mut Value, path: &str, f: &mut dyn FnMut(&str, &mut Vec<Va
 }
 
 fn size_of(value: &Value) -> usize {
-    serde_json::to_vec(value).map(|v| v.len()).unwrap_or(usize::MAX)
+    serde_json::to_vec(value)
+        .map(|v| v.len())
+        .unwrap_or(usize::MAX)
 }
 
 /// Room kept for the warnings that get added after fitting.
@@ -63,7 +78,11 @@ pub fn fit_bytes(envelope: &mut Value, warnings: &mut Vec<String>) {
     }
     let before = size_of(envelope);
     for key in ["items", "lines", "values", "files"] {
-        let Some(total) = envelope["data"].get(key).and_then(Value::as_array).map(Vec::len) else {
+        let Some(total) = envelope["data"]
+            .get(key)
+            .and_then(Value::as_array)
+            .map(Vec::len)
+        else {
             continue;
         };
         let mut dropped = 0;
@@ -145,7 +164,11 @@ fn shorten_strings(node: &mut Value, limit: usize) {
 pub fn bound_warnings(warnings: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in warnings {
-        let w: String = w.chars().filter(|c| !c.is_control()).take(MAX_WARNING_CHARS).collect();
+        let w: String = w
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_WARNING_CHARS)
+            .collect();
         if !out.contains(&w) {
             out.push(w);
         }
@@ -187,7 +210,9 @@ mod tests {
 
     #[test]
     fn a_single_huge_record_has_its_text_shortened() {
-        let mut env = envelope_with(vec![json!({"media": "movie", "identifiers": [], "overview": "y".repeat(200_000)})]);
+        let mut env = envelope_with(vec![
+            json!({"media": "movie", "identifiers": [], "overview": "y".repeat(200_000)}),
+        ]);
         let mut warnings = Vec::new();
         fit_bytes(&mut env, &mut warnings);
         assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);

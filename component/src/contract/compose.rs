@@ -4,23 +4,25 @@
 //! `data.oneOf` listing the tool's result families, and `$defs` holding `error`, those families
 //! and the transitive closure of their `$ref`s, copied unchanged from the shared library.
 
+use crate::prelude::*;
+use alloc::boxed::Box;
+use alloc::collections::BTreeSet;
+use once_cell::race::OnceBox;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 /// The shared `$defs` library (`defs.json`), parsed once.
 pub fn shared_defs() -> &'static Map<String, Value> {
-    static DEFS: OnceLock<Map<String, Value>> = OnceLock::new();
+    static DEFS: OnceBox<Map<String, Value>> = OnceBox::new();
     DEFS.get_or_init(|| {
         let root: Value =
             serde_json::from_str(include_str!("defs.json")).expect("defs.json is valid JSON");
-        match root {
+        Box::new(match root {
             Value::Object(mut o) => match o.remove("$defs") {
                 Some(Value::Object(defs)) => defs,
                 _ => panic!("defs.json has an object `$defs`"),
             },
             _ => panic!("defs.json is an object"),
-        }
+        })
     })
 }
 

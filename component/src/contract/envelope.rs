@@ -5,6 +5,7 @@
 
 use super::budget;
 use super::error::ToolError;
+use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// What a tool handler produced: data on success, an error on failure (possibly with data).
@@ -23,12 +24,22 @@ pub struct Reply {
 impl Reply {
     /// A success carrying `data`.
     pub fn ok(data: Value) -> Self {
-        Self { data: Some(data), error: None, warnings: Vec::new(), truncated: false }
+        Self {
+            data: Some(data),
+            error: None,
+            warnings: Vec::new(),
+            truncated: false,
+        }
     }
 
     /// A failure.
     pub fn failure(error: ToolError) -> Self {
-        Self { data: None, error: Some(error), warnings: Vec::new(), truncated: false }
+        Self {
+            data: None,
+            error: Some(error),
+            warnings: Vec::new(),
+            truncated: false,
+        }
     }
 
     /// Adds a warning.
@@ -74,7 +85,12 @@ pub struct Rendered {
 
 /// Builds the envelope for `operation`, applying the output budgets.
 pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
-    let Reply { mut data, error, mut warnings, mut truncated } = reply;
+    let Reply {
+        mut data,
+        error,
+        mut warnings,
+        mut truncated,
+    } = reply;
     if let Some(d) = data.as_mut() {
         truncated |= budget::cap_arrays(d, &mut warnings);
     }
@@ -95,7 +111,11 @@ pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
     budget::fit_bytes(&mut structured, &mut warnings);
     structured["warnings"] = json!(budget::bound_warnings(warnings));
     let text = serde_json::to_string(&structured).unwrap_or_else(|_| "{}".to_owned());
-    Rendered { structured, text, is_error: !ok }
+    Rendered {
+        structured,
+        text,
+        is_error: !ok,
+    }
 }
 
 #[cfg(test)]
@@ -105,11 +125,18 @@ mod tests {
 
     #[test]
     fn success_has_data_and_no_error() {
-        let r = render("read_search", "c-1", Reply::ok(json!({"kind":"metrics","values":[]})));
+        let r = render(
+            "read_search",
+            "c-1",
+            Reply::ok(json!({"kind":"metrics","values":[]})),
+        );
         assert_eq!(r.structured["ok"], true);
         assert!(r.structured.get("error").is_none());
         assert!(!r.is_error);
-        assert_eq!(serde_json::from_str::<Value>(&r.text).unwrap(), r.structured);
+        assert_eq!(
+            serde_json::from_str::<Value>(&r.text).unwrap(),
+            r.structured
+        );
     }
 
     #[test]

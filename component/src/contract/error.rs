@@ -3,6 +3,7 @@
 //! Every message that may carry upstream text goes through [`sanitize`], so stack traces, HTML,
 //! connection strings, credential-looking values and control characters never reach a caller.
 
+use crate::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -192,20 +193,35 @@ pub fn sanitize(text: &str) -> String {
 fn redact_word(word: &str) -> String {
     let lower = word.to_ascii_lowercase();
     const SECRET_KEYS: [&str; 10] = [
-        "password=", "pwd=", "apikey", "api_key", "token", "secret", "user id=", "uid=",
-        "server=", "data source=",
+        "password=",
+        "pwd=",
+        "apikey",
+        "api_key",
+        "token",
+        "secret",
+        "user id=",
+        "uid=",
+        "server=",
+        "data source=",
     ];
     if SECRET_KEYS.iter().any(|k| lower.contains(k)) {
         return "[redacted]".to_owned();
     }
     if let Some(rest) = lower.split("://").nth(1)
-        && rest.split('/').next().is_some_and(|auth| auth.contains('@'))
+        && rest
+            .split('/')
+            .next()
+            .is_some_and(|auth| auth.contains('@'))
     {
         return "[redacted-url]".to_owned();
     }
     // Long opaque hex/base64 runs look like keys or tokens.
     let alnum = word.chars().filter(|c| c.is_ascii_alphanumeric()).count();
-    if alnum >= 32 && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_=+/".contains(c)) {
+    if alnum >= 32
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=+/".contains(c))
+    {
         return "[redacted]".to_owned();
     }
     word.to_owned()
@@ -243,7 +259,10 @@ mod tests {
 
     #[test]
     fn html_is_reduced_to_text_and_bounded() {
-        let page = format!("<html><body><h1>Oops</h1>{}</body></html>", "x ".repeat(400));
+        let page = format!(
+            "<html><body><h1>Oops</h1>{}</body></html>",
+            "x ".repeat(400)
+        );
         let s = sanitize(&page);
         assert!(!s.contains('<'));
         assert!(s.chars().count() <= MAX_MESSAGE_CHARS + 1);
@@ -251,7 +270,9 @@ mod tests {
 
     #[test]
     fn credential_urls_and_tokens_are_redacted() {
-        let s = sanitize("failed to reach http://admin:pw@sonarr:8989/api with key 0123456789abcdef0123456789abcdef");
+        let s = sanitize(
+            "failed to reach http://admin:pw@sonarr:8989/api with key 0123456789abcdef0123456789abcdef",
+        );
         assert!(!s.contains("admin:pw"), "{s}");
         assert!(!s.contains("0123456789abcdef0123456789abcdef"), "{s}");
     }

@@ -5,10 +5,12 @@
 use super::bindings::wasi::clocks::monotonic_clock;
 use super::bindings::wasi::http::outgoing_handler;
 use super::bindings::wasi::http::types::{
-    ErrorCode, Fields, IncomingResponse, Method as WasiMethod, OutgoingBody, OutgoingRequest, RequestOptions, Scheme,
+    ErrorCode, Fields, IncomingResponse, Method as WasiMethod, OutgoingBody, OutgoingRequest,
+    RequestOptions, Scheme,
 };
 use super::bindings::wasi::io::poll;
 use super::bindings::wasi::io::streams::StreamError;
+use crate::prelude::*;
 use crate::upstream::{HttpRequest, HttpResponse, Method, Upstream, UpstreamError};
 
 /// Connect timeout for every request.
@@ -26,7 +28,9 @@ pub struct WasiUpstream {
 impl WasiUpstream {
     /// A client whose requests all end by `ms` from now.
     pub fn with_deadline_ms(ms: u64) -> Self {
-        Self { deadline_ns: monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000)) }
+        Self {
+            deadline_ns: monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000)),
+        }
     }
 
     fn remaining_ns(&self, cap_ms: u64) -> u64 {
@@ -36,7 +40,10 @@ impl WasiUpstream {
 }
 
 fn protocol(sent: bool, detail: &str) -> UpstreamError {
-    UpstreamError::Protocol { sent, detail: detail.to_owned() }
+    UpstreamError::Protocol {
+        sent,
+        detail: detail.to_owned(),
+    }
 }
 
 fn map_error(e: &ErrorCode) -> UpstreamError {
@@ -51,14 +58,18 @@ fn map_error(e: &ErrorCode) -> UpstreamError {
         | ErrorCode::DestinationIpUnroutable
         | ErrorCode::ConnectionRefused
         | ErrorCode::ConnectionLimitReached => UpstreamError::Unreachable,
-        ErrorCode::TlsProtocolError | ErrorCode::TlsCertificateError | ErrorCode::TlsAlertReceived(_) => {
-            protocol(false, "TLS handshake failed")
+        ErrorCode::TlsProtocolError
+        | ErrorCode::TlsCertificateError
+        | ErrorCode::TlsAlertReceived(_) => protocol(false, "TLS handshake failed"),
+        ErrorCode::HttpRequestUriInvalid
+        | ErrorCode::HttpRequestMethodInvalid
+        | ErrorCode::HttpRequestUriTooLong => protocol(false, "the request could not be formed"),
+        ErrorCode::ConnectionReadTimeout | ErrorCode::HttpResponseTimeout => {
+            UpstreamError::Timeout { sent: true }
         }
-        ErrorCode::HttpRequestUriInvalid | ErrorCode::HttpRequestMethodInvalid | ErrorCode::HttpRequestUriTooLong => {
-            protocol(false, "the request could not be formed")
+        ErrorCode::ConnectionTerminated | ErrorCode::HttpResponseIncomplete => {
+            UpstreamError::ConnectionLost
         }
-        ErrorCode::ConnectionReadTimeout | ErrorCode::HttpResponseTimeout => UpstreamError::Timeout { sent: true },
-        ErrorCode::ConnectionTerminated | ErrorCode::HttpResponseIncomplete => UpstreamError::ConnectionLost,
         ErrorCode::HttpResponseContentCoding(_) | ErrorCode::HttpResponseTransferCoding(_) => {
             protocol(true, "the response used an unsupported encoding")
         }
@@ -81,12 +92,17 @@ fn split_url(url: &str) -> Option<(Scheme, &str, &str)> {
 }
 
 impl Upstream for WasiUpstream {
-    fn send(&self, request: &HttpRequest, max_body_bytes: usize) -> Result<HttpResponse, UpstreamError> {
+    fn send(
+        &self,
+        request: &HttpRequest,
+        max_body_bytes: usize,
+    ) -> Result<HttpResponse, UpstreamError> {
         let budget = self.remaining_ns(request.timeout_ms);
         if budget == 0 {
             return Err(UpstreamError::Timeout { sent: false });
         }
-        let (scheme, authority, path) = split_url(&request.url).ok_or_else(|| protocol(false, "bad URL"))?;
+        let (scheme, authority, path) =
+            split_url(&request.url).ok_or_else(|| protocol(false, "bad URL"))?;
         let headers = Fields::new();
         for (name, value) in &request.headers {
             headers
@@ -137,9 +153,13 @@ impl Upstream for WasiUpstream {
 
 fn write_body(body: OutgoingBody, bytes: &[u8]) -> Result<(), UpstreamError> {
     {
-        let stream = body.write().map_err(|_| protocol(true, "request body unavailable"))?;
+        let stream = body
+            .write()
+            .map_err(|_| protocol(true, "request body unavailable"))?;
         for chunk in bytes.chunks(4096) {
-            stream.blocking_write_and_flush(chunk).map_err(|_| UpstreamError::ConnectionLost)?;
+            stream
+                .blocking_write_and_flush(chunk)
+                .map_err(|_| UpstreamError::ConnectionLost)?;
         }
     }
     OutgoingBody::finish(body, None).map_err(|e| map_error(&e))
@@ -151,7 +171,10 @@ fn read_response(
     timer: &poll::Pollable,
 ) -> Result<HttpResponse, UpstreamError> {
     let status = response.status();
-    let mut out = HttpResponse { status, ..Default::default() };
+    let mut out = HttpResponse {
+        status,
+        ..Default::default()
+    };
     let headers = response.headers();
     for (name, value) in headers.entries() {
         let name = name.to_ascii_lowercase();
@@ -159,19 +182,21 @@ fn read_response(
         match name.as_str() {
             "content-type" => out.content_type = Some(value),
             "retry-after" => out.retry_after_seconds = value.trim().parse().ok(),
-            "content-length" => {
-                if value.trim().parse::<usize>().is_ok_and(|n| n > cap) {
-                    return Err(UpstreamError::BodyTooLarge { status, limit: cap });
-                }
+            "content-length" if value.trim().parse::<usize>().is_ok_and(|n| n > cap) => {
+                return Err(UpstreamError::BodyTooLarge { status, limit: cap });
             }
             "content-encoding" | "mcp-session-id" | "location" => out.headers.push((name, value)),
             _ => {}
         }
     }
     drop(headers);
-    let body = response.consume().map_err(|_| protocol(true, "response body unavailable"))?;
+    let body = response
+        .consume()
+        .map_err(|_| protocol(true, "response body unavailable"))?;
     {
-        let stream = body.stream().map_err(|_| protocol(true, "response body unavailable"))?;
+        let stream = body
+            .stream()
+            .map_err(|_| protocol(true, "response body unavailable"))?;
         let readable = stream.subscribe();
         loop {
             let fired = poll::poll(&[&readable, timer]);
@@ -186,7 +211,9 @@ fn read_response(
                     out.body.extend_from_slice(&chunk);
                 }
                 Err(StreamError::Closed) => break,
-                Err(StreamError::LastOperationFailed(_)) => return Err(UpstreamError::ConnectionLost),
+                Err(StreamError::LastOperationFailed(_)) => {
+                    return Err(UpstreamError::ConnectionLost);
+                }
             }
         }
     }

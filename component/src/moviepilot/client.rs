@@ -7,12 +7,13 @@ use super::config::MoviePilotConfig;
 use super::result::{http_error, rpc_error};
 use crate::contract::{ErrorCode, ToolError};
 use crate::ombi::Effect;
+use crate::prelude::*;
 use crate::upstream::recognise::transport_error;
 use crate::upstream::{
     HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, encode_segment,
 };
+use core::cell::{Cell, RefCell};
 use serde_json::{Value, json};
-use std::cell::{Cell, RefCell};
 
 /// The protocol version the plugin offers.
 pub const OFFERED_VERSION: &str = "2025-11-25";
@@ -298,7 +299,7 @@ fn parse_messages(resp: &HttpResponse) -> Result<Vec<Value>, ToolError> {
 pub fn sse_events(body: &str) -> Vec<String> {
     let mut events = Vec::new();
     let mut data: Vec<&str> = Vec::new();
-    for line in body.lines().chain(std::iter::once("")) {
+    for line in body.lines().chain(core::iter::once("")) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.is_empty() {
             if !data.is_empty() {

@@ -11,6 +11,7 @@
 //! - `MEDIA_MCP_MOVIEPILOT_DEADLINES=name=ms,...`: per-tool (or per-operation id) deadlines.
 
 use crate::config::BaseUrl;
+use crate::prelude::*;
 
 /// Deadline of `search.torrents`, which may search many sites (MoviePilot: up to 300 s).
 pub const SEARCH_TORRENTS_DEADLINE_MS: u64 = 300_000;

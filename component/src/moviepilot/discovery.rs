@@ -6,6 +6,7 @@
 use super::client::Client;
 use crate::contract::ToolError;
 use crate::ombi::Effect;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Most `tools/list` pages followed.
@@ -96,7 +97,7 @@ pub fn discover(
         }
     }
     let mut kept = Vec::with_capacity(out.tools.len());
-    for mut tool in std::mem::take(&mut out.tools) {
+    for mut tool in core::mem::take(&mut out.tools) {
         if tool.projected && full_schema_for.is_none_or(|n| n == tool.name) {
             match full_schema(client, &tool.name) {
                 Ok(schema) => {

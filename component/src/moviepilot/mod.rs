@@ -10,6 +10,7 @@
 //! time, or a name collides with an Ombi tool, a `moviepilot_status` tool is listed whose
 //! description and result say what is wrong.
 
+use crate::prelude::*;
 pub mod client;
 pub mod config;
 pub mod discovery;

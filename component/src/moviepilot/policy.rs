@@ -7,6 +7,7 @@
 
 use super::config::Policy;
 use crate::contract::{ErrorCode, ToolError};
+use crate::prelude::*;
 use serde_json::{Map, Value};
 
 /// Bridged tools known to only read, whatever their arguments (MoviePilot's query/search tools).

@@ -9,8 +9,9 @@ use super::discovery::{PROJECTION_MARKER, UpstreamTool};
 use super::policy::tool_is_read_only;
 use crate::catalogue::ToolDescriptor;
 use crate::contract::compose_output_schema_with;
+use crate::prelude::*;
+use once_cell::race::OnceBox;
 use serde_json::{Map, Value, json};
-use std::sync::OnceLock;
 
 /// The result family of every bridged tool.
 pub const FAMILY: &str = "moviepilot_result";
@@ -19,12 +20,12 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 /// This backend's `$defs` (`moviepilot/defs.json`), parsed once.
 pub fn extra_defs() -> &'static Map<String, Value> {
-    static DEFS: OnceLock<Map<String, Value>> = OnceLock::new();
+    static DEFS: OnceBox<Map<String, Value>> = OnceBox::new();
     DEFS.get_or_init(|| {
         let root: Value =
             serde_json::from_str(include_str!("defs.json")).expect("moviepilot defs.json is JSON");
         match root.get("$defs") {
-            Some(Value::Object(defs)) => defs.clone(),
+            Some(Value::Object(defs)) => Box::new(defs.clone()),
             _ => panic!("moviepilot defs.json has an object `$defs`"),
         }
     })

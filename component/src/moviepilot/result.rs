@@ -4,6 +4,7 @@
 //! `tool_result_truncated`). Text that is not JSON is passed back bounded, never as a success.
 
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::prelude::*;
 use crate::upstream::HttpResponse;
 use crate::upstream::recognise::status_error;
 use serde_json::{Map, Value, json};

@@ -1,13 +1,14 @@
 //! Local argument checks for bridged tools against the schema discovered in the same call.
 //!
 //! MoviePilot's schemas use keywords our interpreter (`crate::schema`) does not know (`$ref`,
-//! `patternProperties`, ECMA patterns regex-lite cannot compile...). Ignoring a keyword inside
+//! `patternProperties`, ECMA patterns the regex engine cannot compile...). Ignoring a keyword inside
 //! `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened to
 //! something that only ever accepts more: local `$ref`s inlined (bounded), `oneOf` read as
 //! `anyOf`, `not` and `if/then/else` dropped, `additionalProperties` dropped beside
 //! `patternProperties`, uncompilable patterns dropped. MoviePilot still validates everything.
 
 use crate::contract::ToolError;
+use crate::prelude::*;
 use serde_json::{Map, Value};
 
 /// Deepest `$ref` nesting inlined; deeper references accept anything.
@@ -78,7 +79,7 @@ fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value
                     "additionalProperties" if map.contains_key("patternProperties") => {}
                     "pattern"
                         if v.as_str()
-                            .is_none_or(|p| regex_lite::Regex::new(p).is_err()) => {}
+                            .is_none_or(|p| crate::schema::pattern::Pattern::new(p).is_none()) => {}
                     "properties" => {
                         let props = v.as_object().map(|p| {
                             p.iter()
@@ -169,7 +170,7 @@ mod tests {
     #[test]
     fn weakening_never_rejects_what_the_real_schema_accepts() {
         // Two $ref branches that would both look empty without inlining, a recursive $ref, a
-        // lookahead pattern regex-lite cannot compile, and a `not` over a keyword it does not know.
+        // lookahead pattern the regex engine cannot compile, and a `not` over a keyword it does not know.
         let s = json!({"type": "object", "properties": {
             "a": {"oneOf": [{"$ref": "#/$defs/n"}, {"$ref": "#/$defs/s"}]},
             "tree": {"$ref": "#/$defs/tree"},

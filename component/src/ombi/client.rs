@@ -3,6 +3,7 @@
 
 use crate::config::OmbiConfig;
 use crate::contract::ToolError;
+use crate::prelude::*;
 use crate::upstream::recognise::{json_body, status_error, transport_error};
 use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
 use serde::de::DeserializeOwned;
@@ -40,16 +41,24 @@ impl<'a> Ombi<'a> {
         principal: Option<&'a str>,
         timeout_ms: u64,
     ) -> Result<Self, ToolError> {
-        let user = principal.or(config.default_user.as_deref()).filter(|u| !u.trim().is_empty());
+        let user = principal
+            .or(config.default_user.as_deref())
+            .filter(|u| !u.trim().is_empty());
         if let Some(u) = user
-            && (u.chars().count() > MAX_USER_CHARS || u.chars().any(|c| c.is_control() || !c.is_ascii()))
+            && (u.chars().count() > MAX_USER_CHARS
+                || u.chars().any(|c| c.is_control() || !c.is_ascii()))
         {
             return Err(ToolError::invalid_argument(
                 "principal",
                 "the user to act as must be printable ASCII of at most 256 characters",
             ));
         }
-        Ok(Self { upstream, config, user, timeout_ms })
+        Ok(Self {
+            upstream,
+            config,
+            user,
+            timeout_ms,
+        })
     }
 
     /// The user the calls act as, if any.

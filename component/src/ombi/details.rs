@@ -15,6 +15,7 @@ use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
@@ -125,14 +126,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
 }
 
 /// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.
-pub(super) fn fetch_by_id(ombi: &Ombi<'_>, path: &str) -> Result<Value, Reply> {
+pub(super) fn fetch_by_id(ombi: &Ombi<'_>, path: &str) -> Result<Value, Box<Reply>> {
     match ombi.get::<Value>(path) {
         Ok(Some(v)) if v.is_object() => Ok(v),
-        Ok(Some(_)) => Err(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title"))),
-        Ok(None) => Err(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream"))),
-        Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Reply::failure(e)
-            .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace")),
-        Err(e) => Err(Reply::failure(e)),
+        Ok(Some(_)) => Err(Box::new(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title")))),
+        Ok(None) => Err(Box::new(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream")))),
+        Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Box::new(Reply::failure(e)
+            .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace"))),
+        Err(e) => Err(Box::new(Reply::failure(e))),
     }
 }
 
@@ -145,7 +146,7 @@ enum Kind {
 fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<Reply, ToolError> {
     let v = match fetch_by_id(ombi, path) {
         Ok(v) => v,
-        Err(reply) => return Ok(reply),
+        Err(reply) => return Ok(*reply),
     };
     let mut warnings = Vec::new();
     let mut failed_parts = Vec::new();
@@ -378,7 +379,7 @@ pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
 fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply, ToolError> {
     let v = match fetch_by_id(ombi, path) {
         Ok(v) => v,
-        Err(reply) => return Ok(reply),
+        Err(reply) => return Ok(*reply),
     };
     let mut item = project_tvmaze(&v);
     let mut warnings = vec!["TV request state is not reported by the TVDB (TVMaze-backed) route: look the show up by TMDB id for it".to_owned()];

@@ -12,6 +12,7 @@ use crate::args::{Args, Window};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
@@ -32,7 +33,7 @@ fn page(items: Vec<MediaItem>, window: Window, warnings: Vec<String>) -> Reply {
 pub(super) fn collection(ombi: &Ombi<'_>, id: &str, window: Window) -> Result<Reply, ToolError> {
     let v = match fetch_by_id(ombi, &format!("/api/v2/Search/movie/collection/{id}")) {
         Ok(v) => v,
-        Err(reply) => return Ok(reply),
+        Err(reply) => return Ok(*reply),
     };
     let mut head = MediaItem::new("collection");
     head.ids.add_text(Ns::Tmdb, id);
@@ -162,7 +163,7 @@ fn add_work(
 pub(super) fn artist(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Reply, ToolError> {
     let v = match fetch_by_id(ombi, path) {
         Ok(v) => v,
-        Err(reply) => return Ok(reply),
+        Err(reply) => return Ok(*reply),
     };
     let mut head = MediaItem::new("artist");
     head.ids.add(Ns::Musicbrainz, v.get("id"));
@@ -186,7 +187,7 @@ pub(super) fn artist(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Repl
 pub(super) fn album(ombi: &Ombi<'_>, path: &str) -> Result<Reply, ToolError> {
     let v = match fetch_by_id(ombi, path) {
         Ok(v) => v,
-        Err(reply) => return Ok(reply),
+        Err(reply) => return Ok(*reply),
     };
     let item = release_group(&v);
     let shortened = item.shortened;

@@ -4,6 +4,7 @@
 //! name (ledger §3.1/§3.3: TVMaze-backed v1 TV routes put the TVDB id in `theMovieDbId`).
 //! Zero, empty and repeated values are dropped: absent stays absent.
 
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Contract identifier namespaces.
@@ -66,7 +67,11 @@ impl Identifiers {
     pub fn add_text(&mut self, ns: Ns, value: &str) -> &mut Self {
         let v = value.trim();
         let zero = v.chars().all(|c| c == '0');
-        if !v.is_empty() && !zero && v.len() <= 128 && !self.0.iter().any(|(n, x)| *n == ns && x == v) {
+        if !v.is_empty()
+            && !zero
+            && v.len() <= 128
+            && !self.0.iter().any(|(n, x)| *n == ns && x == v)
+        {
             self.0.push((ns, v.to_owned()));
         }
         self
@@ -79,12 +84,20 @@ impl Identifiers {
 
     /// The value under `ns`, if any.
     pub fn get(&self, ns: Ns) -> Option<&str> {
-        self.0.iter().find(|(n, _)| *n == ns).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(n, _)| *n == ns)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Contract JSON.
     pub fn to_json(&self) -> Value {
-        Value::Array(self.0.iter().map(|(n, v)| json!({"namespace": n.as_str(), "value": v})).collect())
+        Value::Array(
+            self.0
+                .iter()
+                .map(|(n, v)| json!({"namespace": n.as_str(), "value": v}))
+                .collect(),
+        )
     }
 }
 
@@ -127,7 +140,8 @@ pub fn target(kind: TargetKind, id: Option<i64>) -> Option<Value> {
         TargetKind::TvChild => "tv_child",
         TargetKind::Album => "album",
     };
-    id.filter(|i| *i > 0).map(|id| json!({"kind": kind, "id": id}))
+    id.filter(|i| *i > 0)
+        .map(|id| json!({"kind": kind, "id": id}))
 }
 
 #[cfg(test)]
@@ -142,7 +156,10 @@ mod tests {
             .add(Ns::Imdb, Some(&json!(null)))
             .add(Ns::Tvdb, Some(&json!(0)))
             .add(Ns::Tvdb, Some(&json!("")));
-        assert_eq!(ids.to_json(), json!([{"namespace": "tmdb", "value": "603"}]));
+        assert_eq!(
+            ids.to_json(),
+            json!([{"namespace": "tmdb", "value": "603"}])
+        );
     }
 
     #[test]
@@ -155,6 +172,9 @@ mod tests {
     #[test]
     fn targets_need_a_positive_id() {
         assert_eq!(target(TargetKind::Movie, Some(0)), None);
-        assert_eq!(target(TargetKind::TvChild, Some(7)), Some(json!({"kind": "tv_child", "id": 7})));
+        assert_eq!(
+            target(TargetKind::TvChild, Some(7)),
+            Some(json!({"kind": "tv_child", "id": 7}))
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! anything absent or null stays absent. `0001-01-01` dates are treated as absent.
 
 use super::ids::Identifiers;
+use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// Longest overview kept in list results, in characters.

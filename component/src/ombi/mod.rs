@@ -2,6 +2,7 @@
 //!
 //! Tools are registered per module (`TOOLS` slices) and chained here in catalogue order.
 
+use crate::prelude::*;
 mod admin;
 mod client;
 mod details;

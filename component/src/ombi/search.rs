@@ -10,6 +10,7 @@ use crate::args::{Args, Window};
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::{Method, encode_segment};
 use serde_json::{Value, json};
 
@@ -53,30 +54,64 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let (rows, kind): (Vec<Value>, Row) = match media {
         "movie" if args.has("year") || args.has("language_code") => {
             let body = json!({"searchTerm": query, "year": args.int("year"), "languageCode": args.str("language_code").unwrap_or("en")});
-            (list(ombi.send(Method::Post, "/api/v1/Search/movie", Some(&body), Effect::Read)?)?, Row::Movie)
+            (
+                list(ombi.send(
+                    Method::Post,
+                    "/api/v1/Search/movie",
+                    Some(&body),
+                    Effect::Read,
+                )?)?,
+                Row::Movie,
+            )
         }
-        "movie" => (list(ombi.get(&format!("/api/v1/Search/movie/{term}"))?)?, Row::Movie),
+        "movie" => (
+            list(ombi.get(&format!("/api/v1/Search/movie/{term}"))?)?,
+            Row::Movie,
+        ),
         "movie_by_person" => {
             let body = json!({"searchTerm": query, "languageCode": args.str("language_code").unwrap_or("en")});
-            (list(ombi.send(Method::Post, "/api/v1/Search/movie/actor", Some(&body), Effect::Read)?)?, Row::Movie)
+            (
+                list(ombi.send(
+                    Method::Post,
+                    "/api/v1/Search/movie/actor",
+                    Some(&body),
+                    Effect::Read,
+                )?)?,
+                Row::Movie,
+            )
         }
         "tv" => {
             warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
-            (list(ombi.get(&format!("/api/v1/Search/tv/{term}"))?)?, Row::TvMaze)
+            (
+                list(ombi.get(&format!("/api/v1/Search/tv/{term}"))?)?,
+                Row::TvMaze,
+            )
         }
-        "artist" => (list(ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?)?, Row::Artist),
-        "album" => (list(ombi.get(&format!("/api/v1/Search/music/album/{term}"))?)?, Row::Album),
+        "artist" => (
+            list(ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?)?,
+            Row::Artist,
+        ),
+        "album" => (
+            list(ombi.get(&format!("/api/v1/Search/music/album/{term}"))?)?,
+            Row::Album,
+        ),
         _ => {
-            let include = args.strs("include").unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
+            let include = args
+                .strs("include")
+                .unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
             let body = json!({
                 "movies": include.contains(&"movies"), "tvShows": include.contains(&"tv_shows"),
                 "music": include.contains(&"music"), "people": include.contains(&"people"),
             });
             let path = format!("/api/v2/Search/multi/{term}");
-            (list(ombi.send(Method::Post, &path, Some(&body), Effect::Read)?)?, Row::Multi)
+            (
+                list(ombi.send(Method::Post, &path, Some(&body), Effect::Read)?)?,
+                Row::Multi,
+            )
         }
     };
-    let capped = matches!(media, "movie" | "movie_by_person") && rows.len() >= OMBI_MOVIE_RESULT_LIMIT;
+    let capped =
+        matches!(media, "movie" | "movie_by_person") && rows.len() >= OMBI_MOVIE_RESULT_LIMIT;
     let total = rows.len();
     let mut shortened = false;
     let items: Vec<Value> = paging::slice(rows, window)
@@ -89,16 +124,23 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         .collect();
     let page = if capped {
         warnings.push(format!("Ombi returns at most {OMBI_MOVIE_RESULT_LIMIT} movie results per search: refine the query to see others"));
-        paging::local_partial(window, items.len(), window.offset + items.len() < total, "media")
+        paging::local_partial(
+            window,
+            items.len(),
+            window.offset + items.len() < total,
+            "media",
+        )
     } else {
         paging::local(window, items.len(), total, "media")
     };
     if shortened {
         warnings.push("long overviews were shortened".to_owned());
     }
-    Ok(Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
-        .warn_all(warnings)
-        .truncated(shortened))
+    Ok(
+        Reply::ok(json!({"kind": "media_page", "items": items, "page": page}))
+            .warn_all(warnings)
+            .truncated(shortened),
+    )
 }
 
 /// The upstream array, or a schema mismatch for anything else (204 is an empty list).
@@ -106,7 +148,9 @@ pub fn list(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
     match body {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(a)) => Ok(a),
-        Some(_) => Err(ToolError::schema_mismatch("expected a JSON array from the upstream search route")),
+        Some(_) => Err(ToolError::schema_mismatch(
+            "expected a JSON array from the upstream search route",
+        )),
     }
 }
 
@@ -133,13 +177,21 @@ fn project(row: &Value, kind: Row, warnings: &mut Vec<String>) -> MediaItem {
 /// `SearchMovieViewModel` (v1 search routes; `theMovieDbId` = `id` = TMDB).
 pub fn project_movie(row: &Value) -> MediaItem {
     let mut m = MediaItem::new("movie");
-    m.ids.add(Ns::Tmdb, row.get("theMovieDbId")).add(Ns::Tmdb, row.get("id")).add(Ns::Imdb, row.get("imdbId"));
+    m.ids
+        .add(Ns::Tmdb, row.get("theMovieDbId"))
+        .add(Ns::Tmdb, row.get("id"))
+        .add(Ns::Imdb, row.get("imdbId"));
     m.text("title", row.get("title"))
         .text("overview", row.get("overview"))
         .year_from(row.get("releaseDate"))
         .flag("available", row.get("available"))
         .flag("requested", row.get("requested"))
-        .list("request_targets", target(TargetKind::Movie, positive_id(row.get("requestId"))).into_iter().collect())
+        .list(
+            "request_targets",
+            target(TargetKind::Movie, positive_id(row.get("requestId")))
+                .into_iter()
+                .collect(),
+        )
         .rating("tmdb_vote_average", row.get("voteAverage"))
         .artwork(safe_artwork_uri(row.get("posterPath")));
     m
@@ -164,7 +216,9 @@ pub fn project_tvmaze(row: &Value) -> MediaItem {
 
 fn project_artist(row: &Value) -> MediaItem {
     let mut m = MediaItem::new("artist");
-    m.ids.add(Ns::Musicbrainz, row.get("forignArtistId")).add(Ns::Musicbrainz, row.get("foreignArtistId"));
+    m.ids
+        .add(Ns::Musicbrainz, row.get("forignArtistId"))
+        .add(Ns::Musicbrainz, row.get("foreignArtistId"));
     m.text("title", row.get("artistName"))
         .text("overview", row.get("overview"))
         .artwork(safe_artwork_uri(row.get("poster")));
@@ -179,7 +233,12 @@ pub fn project_album(row: &Value) -> MediaItem {
         .year_from(row.get("releaseDate"))
         .flag("available", row.get("available"))
         .flag("requested", row.get("requested"))
-        .list("request_targets", target(TargetKind::Album, positive_id(row.get("requestId"))).into_iter().collect())
+        .list(
+            "request_targets",
+            target(TargetKind::Album, positive_id(row.get("requestId")))
+                .into_iter()
+                .collect(),
+        )
         .artwork(safe_artwork_uri(row.get("cover")));
     m
 }
@@ -187,14 +246,20 @@ pub fn project_album(row: &Value) -> MediaItem {
 /// `MultiSearchResult`: `mediaType` matched case-insensitively; movie titles lose Ombi's
 /// ` (YYYY)` suffix, which becomes `year`.
 fn project_multi(row: &Value, warnings: &mut Vec<String>) -> MediaItem {
-    let media_type = row.get("mediaType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    let media_type = row
+        .get("mediaType")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let (kind, ns) = match media_type.as_str() {
         "movie" => ("movie", Ns::Tmdb),
         "tv" => ("tv", Ns::Tmdb),
         "person" => ("person", Ns::Tmdb),
         "artist" => ("artist", Ns::Musicbrainz),
         other => {
-            warnings.push(format!("unknown multi-search media type {other:?}: its id is reported as provider_unknown"));
+            warnings.push(format!(
+                "unknown multi-search media type {other:?}: its id is reported as provider_unknown"
+            ));
             ("unknown", Ns::ProviderUnknown)
         }
     };
@@ -209,7 +274,8 @@ fn project_multi(row: &Value, warnings: &mut Vec<String>) -> MediaItem {
             m.text("title", row.get("title"));
         }
     }
-    m.text("overview", row.get("overview")).artwork(safe_artwork_uri(row.get("poster")));
+    m.text("overview", row.get("overview"))
+        .artwork(safe_artwork_uri(row.get("poster")));
     m
 }
 
@@ -233,9 +299,12 @@ mod tests {
         let row = json!({"id": 81189, "theMovieDbId": "81189", "seriesId": 169, "imdbId": "tt0903747",
                          "title": "Breaking Bad", "requested": false, "requestId": 0, "available": false});
         let v = project_tvmaze(&row).into_json();
-        assert_eq!(v["identifiers"], json!([
+        assert_eq!(
+            v["identifiers"],
+            json!([
             {"namespace": "tvdb", "value": "81189"}, {"namespace": "tvmaze", "value": "169"},
-            {"namespace": "imdb", "value": "tt0903747"}]));
+            {"namespace": "imdb", "value": "tt0903747"}])
+        );
         assert!(v.get("requested").is_none());
         assert!(v.get("request_targets").is_none());
     }
@@ -243,17 +312,31 @@ mod tests {
     #[test]
     fn multi_media_type_is_case_insensitive_and_year_suffix_split() {
         let mut w = Vec::new();
-        let v = project_multi(&json!({"id": "a74b", "mediaType": "Artist", "title": "Radiohead"}), &mut w).into_json();
+        let v = project_multi(
+            &json!({"id": "a74b", "mediaType": "Artist", "title": "Radiohead"}),
+            &mut w,
+        )
+        .into_json();
         assert_eq!(v["media"], "artist");
         assert_eq!(v["identifiers"][0]["namespace"], "musicbrainz");
-        let v = project_multi(&json!({"id": "603", "mediaType": "movie", "title": "The Matrix (1999)"}), &mut w).into_json();
-        assert_eq!((v["title"].as_str(), v["year"].as_i64()), (Some("The Matrix"), Some(1999)));
+        let v = project_multi(
+            &json!({"id": "603", "mediaType": "movie", "title": "The Matrix (1999)"}),
+            &mut w,
+        )
+        .into_json();
+        assert_eq!(
+            (v["title"].as_str(), v["year"].as_i64()),
+            (Some("The Matrix"), Some(1999))
+        );
         assert!(w.is_empty());
     }
 
     #[test]
     fn movie_request_target_only_with_a_request() {
-        let v = project_movie(&json!({"id": 603, "theMovieDbId": "603", "requestId": 0, "requested": false})).into_json();
+        let v = project_movie(
+            &json!({"id": 603, "theMovieDbId": "603", "requestId": 0, "requested": false}),
+        )
+        .into_json();
         assert!(v.get("request_targets").is_none());
         assert_eq!(v["requested"], false);
         let v = project_movie(&json!({"id": 603, "requestId": 12})).into_json();
@@ -269,14 +352,21 @@ mod handler_tests {
 
     #[test]
     fn multi_search_posts_the_filter_and_windows_locally() {
-        let up = FakeUpstream::new().fixture(Method::Post, "/api/v2/search/multi/matrix", "v2-search-multi.json");
+        let up = FakeUpstream::new().fixture(
+            Method::Post,
+            "/api/v2/search/multi/matrix",
+            "v2-search-multi.json",
+        );
         let out = call(&up, "read_search", json!({"query": "matrix", "limit": 2}));
         assert_eq!(out["ok"], true, "{out}");
         assert_eq!(out["data"]["page"]["returned"], 2);
         assert_eq!(out["data"]["page"]["mode"], "local");
         let sent = &up.requests()[0];
         let body: serde_json::Value = serde_json::from_slice(sent.body.as_ref().unwrap()).unwrap();
-        assert_eq!(body, json!({"movies": true, "tvShows": true, "music": true, "people": true}));
+        assert_eq!(
+            body,
+            json!({"movies": true, "tvShows": true, "music": true, "people": true})
+        );
     }
 
     #[test]
@@ -285,7 +375,10 @@ mod handler_tests {
         let out = call(&up, "read_search", json!({"query": "x", "bogus": 1}));
         assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
         assert_eq!(out["error"]["field"], "bogus");
-        assert!(up.requests().is_empty(), "nothing is sent for bad arguments");
+        assert!(
+            up.requests().is_empty(),
+            "nothing is sent for bad arguments"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! writable nor part of the revision. Read-only computed leaves (`/noticeEnabled`, `/expired`)
 //! are not writable either.
 
+use crate::prelude::*;
 use serde_json::Value;
 
 /// What a writable leaf accepts.

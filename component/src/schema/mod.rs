@@ -5,6 +5,7 @@
 //! ([`SUPPORTED_KEYWORDS`]). The full `jsonschema` crate would add 2.7 MB to the artifact; native
 //! tests prove this interpreter agrees with it on generated valid and invalid arguments.
 
+pub mod pattern;
 mod validate;
 
 pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};

@@ -1,16 +1,39 @@
 //! A JSON Schema (2020-12) interpreter for the keyword subset in [`SUPPORTED_KEYWORDS`].
 
-use regex_lite::Regex;
+use super::pattern::Pattern;
+use crate::prelude::*;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
 
 /// Keywords the interpreter understands; a tool schema using any other is a bug (tested).
 pub const SUPPORTED_KEYWORDS: &[&str] = &[
-    "$schema", "title", "description", "default", "examples", "type", "enum", "const",
-    "minimum", "maximum", "minLength", "maxLength", "pattern", "properties", "required",
-    "additionalProperties", "items", "minItems", "maxItems", "uniqueItems", "allOf", "anyOf",
-    "oneOf", "if", "then", "else", "not", "minProperties",
+    "$schema",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "not",
+    "minProperties",
 ];
 
 /// The first reason `value` breaks the schema, naming the argument at fault.
@@ -31,11 +54,18 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), Violation> {
 }
 
 fn fail(path: &str, message: impl Into<String>) -> Result<(), Violation> {
-    Err(Violation { field: path.to_owned(), message: message.into() })
+    Err(Violation {
+        field: path.to_owned(),
+        message: message.into(),
+    })
 }
 
 fn child(path: &str, key: &str) -> String {
-    if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -43,7 +73,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
         Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => "integer",
+        Value::Number(n) if n.as_f64().is_some_and(crate::args::is_whole) => "integer",
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",
@@ -58,7 +88,11 @@ fn type_matches(expected: &str, v: &Value) -> bool {
 
 fn describe(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
 }
 
 fn check(schema: &Value, value: &Value, path: &str) -> Result<(), Violation> {
@@ -94,18 +128,28 @@ fn check_type(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), V
     let ok = match s.get("type") {
         None => true,
         Some(Value::String(t)) => type_matches(t, value),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(|t| type_matches(t, value)),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|t| type_matches(t, value)),
         Some(_) => true,
     };
     if ok {
         return Ok(());
     }
     let want = match s.get("type") {
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" or "),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
         Some(t) => t.as_str().unwrap_or("?").to_owned(),
         None => String::new(),
     };
-    fail(path, format!("must be of type {want}, got {}", type_name(value)))
+    fail(
+        path,
+        format!("must be of type {want}, got {}", type_name(value)),
+    )
 }
 
 fn check_number(s: &Map<String, Value>, n: f64, path: &str) -> Result<(), Violation> {
@@ -142,14 +186,10 @@ fn check_string(s: &Map<String, Value>, text: &str, path: &str) -> Result<(), Vi
     Ok(())
 }
 
-/// ECMA-262 patterns as our schemas use them; compiled once per pattern.
+/// ECMA-262 patterns as our schemas use them (anchors, classes, repetition, groups).
 fn pattern_matches(pattern: &str, text: &str) -> bool {
-    static CACHE: OnceLock<Mutex<BTreeMap<String, Option<Regex>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    let re = cache.entry(pattern.to_owned()).or_insert_with(|| Regex::new(pattern).ok());
     // An uncompilable pattern rejects everything rather than letting anything through.
-    re.as_ref().is_some_and(|re| re.is_match(text))
+    Pattern::new(pattern).is_some_and(|re| re.is_match(text))
 }
 
 fn check_array(s: &Map<String, Value>, items: &[Value], path: &str) -> Result<(), Violation> {
@@ -178,7 +218,11 @@ fn check_array(s: &Map<String, Value>, items: &[Value], path: &str) -> Result<()
     Ok(())
 }
 
-fn check_object(s: &Map<String, Value>, map: &Map<String, Value>, path: &str) -> Result<(), Violation> {
+fn check_object(
+    s: &Map<String, Value>,
+    map: &Map<String, Value>,
+    path: &str,
+) -> Result<(), Violation> {
     let props = s.get("properties").and_then(Value::as_object);
     if let Some(required) = s.get("required").and_then(Value::as_array) {
         for name in required.iter().filter_map(Value::as_str) {
@@ -219,7 +263,10 @@ fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Resul
         return Err(first_branch_violation(any, value, path));
     }
     if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
-        let matching = one.iter().filter(|sub| check(sub, value, path).is_ok()).count();
+        let matching = one
+            .iter()
+            .filter(|sub| check(sub, value, path).is_ok())
+            .count();
         if matching == 0 {
             return Err(first_branch_violation(one, value, path));
         }
@@ -228,7 +275,11 @@ fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Resul
         }
     }
     if let Some(cond) = s.get("if") {
-        let branch = if check(cond, value, path).is_ok() { s.get("then") } else { s.get("else") };
+        let branch = if check(cond, value, path).is_ok() {
+            s.get("then")
+        } else {
+            s.get("else")
+        };
         if let Some(b) = branch {
             check(b, value, path)?;
         }
@@ -247,7 +298,10 @@ fn first_branch_violation(branches: &[Value], value: &Value, path: &str) -> Viol
         .iter()
         .filter_map(|b| check(b, value, path).err())
         .max_by_key(|v| v.field.len())
-        .unwrap_or(Violation { field: path.to_owned(), message: "matches no allowed form".into() })
+        .unwrap_or(Violation {
+            field: path.to_owned(),
+            message: "matches no allowed form".into(),
+        })
 }
 
 fn not_message(not: &Value) -> String {
@@ -292,15 +346,27 @@ mod tests {
         assert_eq!(err(json!({"query": "abc", "limit": 0})).field, "limit");
         assert_eq!(err(json!({"query": "abc", "limit": 1.5})).field, "limit");
         assert_eq!(err(json!({"query": "ABC"})).field, "query");
-        assert_eq!(err(json!({"query": "abc", "include": ["a", "a"]})).field, "include[1]");
-        assert_eq!(err(json!({"query": "abc", "include": ["c"]})).field, "include[0]");
+        assert_eq!(
+            err(json!({"query": "abc", "include": ["a", "a"]})).field,
+            "include[1]"
+        );
+        assert_eq!(
+            err(json!({"query": "abc", "include": ["c"]})).field,
+            "include[0]"
+        );
         assert_eq!(err(json!({"query": "abc", "media": "tv"})).field, "limit");
     }
 
     #[test]
     fn accepts_valid_arguments() {
         assert!(validate(&schema(), &json!({"query": "abc"})).is_ok());
-        assert!(validate(&schema(), &json!({"query": "abc", "media": "tv", "limit": 3})).is_ok());
+        assert!(
+            validate(
+                &schema(),
+                &json!({"query": "abc", "media": "tv", "limit": 3})
+            )
+            .is_ok()
+        );
         assert!(validate(&schema(), &json!({"query": "abc", "limit": 3.0})).is_ok());
     }
 }

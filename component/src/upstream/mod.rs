@@ -2,6 +2,7 @@
 //! wasi:http client implements in the guest (and fakes implement in native tests), and
 //! [`UpstreamError`], which never holds header values or full URLs.
 
+use crate::prelude::*;
 pub mod recognise;
 
 /// HTTP methods the plugin uses.
@@ -67,7 +68,10 @@ pub struct HttpResponse {
 impl HttpResponse {
     /// A header's value by lower-case name.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -107,7 +111,11 @@ pub trait Upstream {
     ///
     /// # Errors
     /// [`UpstreamError`] when no complete response within the caps could be had.
-    fn send(&self, request: &HttpRequest, max_body_bytes: usize) -> Result<HttpResponse, UpstreamError>;
+    fn send(
+        &self,
+        request: &HttpRequest,
+        max_body_bytes: usize,
+    ) -> Result<HttpResponse, UpstreamError>;
 }
 
 /// Largest upstream body read before parsing (bodies beyond it are refused while reading).

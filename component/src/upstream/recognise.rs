@@ -7,6 +7,7 @@
 
 use super::{HttpResponse, UpstreamError};
 use crate::contract::{ErrorCode, ToolError};
+use crate::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -16,24 +17,32 @@ pub fn transport_error(err: &UpstreamError, mutation: bool) -> ToolError {
         UpstreamError::Denied => ToolError::internal(
             "the host refused the outbound request: the destination is not a configured upstream",
         ),
-        UpstreamError::Unreachable => {
-            ToolError::new(ErrorCode::UpstreamRejected, "could not connect to the upstream server")
-                .retryable(true)
+        UpstreamError::Unreachable => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "could not connect to the upstream server",
+        )
+        .retryable(true),
+        UpstreamError::Timeout { sent: false } => ToolError::new(
+            ErrorCode::Timeout,
+            "the upstream server did not accept the connection in time",
+        )
+        .retryable(true),
+        UpstreamError::Timeout { sent: true } if mutation => {
+            unknown_outcome("no answer before the deadline")
         }
-        UpstreamError::Timeout { sent: false } => {
-            ToolError::new(ErrorCode::Timeout, "the upstream server did not accept the connection in time")
-                .retryable(true)
+        UpstreamError::Timeout { sent: true } => ToolError::new(
+            ErrorCode::Timeout,
+            "the upstream server did not answer before the deadline",
+        )
+        .retryable(true),
+        UpstreamError::ConnectionLost if mutation => {
+            unknown_outcome("the connection broke before the answer arrived")
         }
-        UpstreamError::Timeout { sent: true } if mutation => unknown_outcome("no answer before the deadline"),
-        UpstreamError::Timeout { sent: true } => {
-            ToolError::new(ErrorCode::Timeout, "the upstream server did not answer before the deadline")
-                .retryable(true)
-        }
-        UpstreamError::ConnectionLost if mutation => unknown_outcome("the connection broke before the answer arrived"),
-        UpstreamError::ConnectionLost => {
-            ToolError::new(ErrorCode::UpstreamRejected, "the connection broke before the answer arrived")
-                .retryable(true)
-        }
+        UpstreamError::ConnectionLost => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "the connection broke before the answer arrived",
+        )
+        .retryable(true),
         UpstreamError::BodyTooLarge { status, limit } if mutation && is_success(*status) => {
             unknown_outcome(&format!("the answer exceeded the {} byte cap", limit))
         }
@@ -43,17 +52,20 @@ pub fn transport_error(err: &UpstreamError, mutation: bool) -> ToolError {
         )
         .with_status(*status),
         UpstreamError::Protocol { sent, detail } if mutation && *sent => unknown_outcome(detail),
-        UpstreamError::Protocol { sent, detail } => {
-            ToolError::new(ErrorCode::UpstreamRejected, format!("HTTP exchange failed: {detail}"))
-                .retryable(!*sent || !mutation)
-        }
+        UpstreamError::Protocol { sent, detail } => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("HTTP exchange failed: {detail}"),
+        )
+        .retryable(!*sent || !mutation),
     }
 }
 
 fn unknown_outcome(why: &str) -> ToolError {
     ToolError::new(
         ErrorCode::UnknownOutcome,
-        format!("the change was sent but its outcome is unknown ({why}); check with a read before retrying"),
+        format!(
+            "the change was sent but its outcome is unknown ({why}); check with a read before retrying"
+        ),
     )
 }
 
@@ -78,16 +90,31 @@ pub fn status_error(resp: &HttpResponse, mutation: bool) -> Option<ToolError> {
             };
             ToolError::new(ErrorCode::AuthenticationFailed, msg)
         }
-        403 => ToolError::new(ErrorCode::Forbidden, "the acting user lacks permission for this action"),
-        404 => ToolError::new(ErrorCode::NotFound, with_detail("not found upstream", &detail)),
+        403 => ToolError::new(
+            ErrorCode::Forbidden,
+            "the acting user lacks permission for this action",
+        ),
+        404 => ToolError::new(
+            ErrorCode::NotFound,
+            with_detail("not found upstream", &detail),
+        ),
         400 | 422 => ToolError::new(
             ErrorCode::InvalidArgument,
-            with_detail("the upstream server rejected the request as invalid", &detail),
+            with_detail(
+                "the upstream server rejected the request as invalid",
+                &detail,
+            ),
         ),
-        409 => ToolError::new(ErrorCode::Conflict, with_detail("conflict upstream", &detail)),
-        429 => ToolError::new(ErrorCode::RateLimited, "the upstream server is rate limiting requests")
-            .retryable(!mutation)
-            .with_retry_after(resp.retry_after_seconds),
+        409 => ToolError::new(
+            ErrorCode::Conflict,
+            with_detail("conflict upstream", &detail),
+        ),
+        429 => ToolError::new(
+            ErrorCode::RateLimited,
+            "the upstream server is rate limiting requests",
+        )
+        .retryable(!mutation)
+        .with_retry_after(resp.retry_after_seconds),
         300..=399 => ToolError::new(
             ErrorCode::UpstreamRejected,
             "the upstream server answered with a redirect, which the plugin does not follow",
@@ -98,7 +125,10 @@ pub fn status_error(resp: &HttpResponse, mutation: bool) -> Option<ToolError> {
             with_detail("the upstream server reported an internal error", &detail),
         )
         .retryable(matches!(status, 502..=504)),
-        _ => ToolError::new(ErrorCode::UpstreamRejected, format!("unexpected HTTP status {status}")),
+        _ => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("unexpected HTTP status {status}"),
+        ),
     };
     Some(err.with_status(status))
 }
@@ -125,15 +155,27 @@ fn failure_detail(resp: &HttpResponse) -> Option<String> {
         .and_then(Value::as_object)
         .map(|o| o.keys().map(String::as_str).take(5).collect())
         .unwrap_or_default();
-    Some(if fields.is_empty() { title.to_owned() } else { format!("{title} ({})", fields.join(", ")) })
+    Some(if fields.is_empty() {
+        title.to_owned()
+    } else {
+        format!("{title} ({})", fields.join(", "))
+    })
 }
 
 fn looks_like_html(resp: &HttpResponse) -> bool {
-    let ct = resp.content_type.as_deref().unwrap_or("").to_ascii_lowercase();
+    let ct = resp
+        .content_type
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if ct.contains("html") {
         return true;
     }
-    let start = resp.body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    let start = resp
+        .body
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
     resp.body[start..].starts_with(b"<")
 }
 
@@ -149,7 +191,10 @@ pub fn json_body<T: DeserializeOwned>(resp: &HttpResponse) -> Result<Option<T>, 
     if let Some(enc) = resp.header("content-encoding")
         && !enc.eq_ignore_ascii_case("identity")
     {
-        return Err(ToolError::schema_mismatch("the upstream answer was compressed, which the plugin does not accept").with_status(resp.status));
+        return Err(ToolError::schema_mismatch(
+            "the upstream answer was compressed, which the plugin does not accept",
+        )
+        .with_status(resp.status));
     }
     if looks_like_html(resp) {
         return Err(ToolError::schema_mismatch(
@@ -157,11 +202,21 @@ pub fn json_body<T: DeserializeOwned>(resp: &HttpResponse) -> Result<Option<T>, 
         )
         .with_status(resp.status));
     }
-    serde_json::from_slice::<T>(&resp.body).map(Some).map_err(|e| {
-        let what = if e.is_syntax() || e.is_eof() { "was not valid JSON" } else { "did not have the documented shape" };
-        ToolError::schema_mismatch(format!("the upstream answer {what} (line {}, column {})", e.line(), e.column()))
+    serde_json::from_slice::<T>(&resp.body)
+        .map(Some)
+        .map_err(|e| {
+            let what = if e.is_syntax() || e.is_eof() {
+                "was not valid JSON"
+            } else {
+                "did not have the documented shape"
+            };
+            ToolError::schema_mismatch(format!(
+                "the upstream answer {what} (line {}, column {})",
+                e.line(),
+                e.column()
+            ))
             .with_status(resp.status)
-    })
+        })
 }
 
 #[cfg(test)]
@@ -179,13 +234,24 @@ mod tests {
 
     #[test]
     fn html_page_with_200_is_a_schema_mismatch() {
-        let r = resp(200, Some("text/html"), "<!doctype html><html><body>Ombi</body></html>");
-        assert_eq!(json_body::<Value>(&r).unwrap_err().code, ErrorCode::UpstreamSchemaMismatch);
+        let r = resp(
+            200,
+            Some("text/html"),
+            "<!doctype html><html><body>Ombi</body></html>",
+        );
+        assert_eq!(
+            json_body::<Value>(&r).unwrap_err().code,
+            ErrorCode::UpstreamSchemaMismatch
+        );
     }
 
     #[test]
     fn middleware_500_is_sanitized_and_not_retryable() {
-        let r = resp(500, Some("application/json"), r#"{"error":"Login failed. Server=db;Password=x;\n   at Ombi.X()"}"#);
+        let r = resp(
+            500,
+            Some("application/json"),
+            r#"{"error":"Login failed. Server=db;Password=x;\n   at Ombi.X()"}"#,
+        );
         let e = status_error(&r, false).unwrap();
         assert_eq!(e.code, ErrorCode::UpstreamRejected);
         assert!(!e.retryable);
@@ -208,7 +274,11 @@ mod tests {
 
     #[test]
     fn problem_details_keep_only_title_and_field_names() {
-        let r = resp(400, Some("application/problem+json"), r#"{"type":"x","title":"One or more validation errors occurred.","status":400,"traceId":"00-abc","errors":{"theMovieDbId":["bad"]}}"#);
+        let r = resp(
+            400,
+            Some("application/problem+json"),
+            r#"{"type":"x","title":"One or more validation errors occurred.","status":400,"traceId":"00-abc","errors":{"theMovieDbId":["bad"]}}"#,
+        );
         let e = status_error(&r, true).unwrap();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
         assert!(e.message.contains("theMovieDbId"));
@@ -220,7 +290,10 @@ mod tests {
         let mut r = resp(429, None, "");
         r.retry_after_seconds = Some(7);
         let e = status_error(&r, false).unwrap();
-        assert_eq!((e.code, e.retryable, e.retry_after_seconds), (ErrorCode::RateLimited, true, Some(7)));
+        assert_eq!(
+            (e.code, e.retryable, e.retry_after_seconds),
+            (ErrorCode::RateLimited, true, Some(7))
+        );
         assert!(!status_error(&r, true).unwrap().retryable);
     }
 

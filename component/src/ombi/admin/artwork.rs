@@ -9,6 +9,7 @@
 
 use crate::contract::ToolError;
 use crate::ombi::Ombi;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Hosts Ombi's image routes point at.

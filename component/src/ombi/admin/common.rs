@@ -5,6 +5,7 @@
 use crate::args::Window;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::paging;
+use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// The common paging properties (`offset` ≥ 0, `limit` 1–100), added to `properties`.

@@ -11,6 +11,7 @@ use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::ids::id_text;
 use crate::paging;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Valid resources per service (the schema enforces the pairs).

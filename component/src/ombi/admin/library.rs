@@ -14,6 +14,7 @@ use crate::contract::{Reply, ToolError};
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).

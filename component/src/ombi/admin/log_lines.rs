@@ -3,6 +3,7 @@
 //! headers, bearer tokens, passwords in connection strings, user info in URLs, long opaque
 //! tokens, e-mail addresses), control characters go, and each line is bounded.
 
+use crate::prelude::*;
 /// Longest line returned, in characters.
 pub const MAX_LINE_CHARS: usize = 1000;
 

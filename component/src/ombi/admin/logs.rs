@@ -12,10 +12,11 @@ use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Effect;
 use crate::paging;
+use crate::prelude::*;
+use crate::schema::pattern::Pattern;
 use crate::upstream::{MAX_BODY_BYTES, Method};
-use regex_lite::Regex;
+use once_cell::race::OnceBox;
 use serde_json::{Value, json};
-use std::sync::OnceLock;
 
 /// The names a log file may have (also the `file_id` pattern of the input schema).
 const FILE_PATTERN: &str = r"^log\d{8}(_\d{3})?\.txt$";
@@ -47,9 +48,9 @@ pub fn input_schema() -> Value {
     })
 }
 
-fn file_pattern() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(FILE_PATTERN).expect("valid pattern"))
+fn file_pattern() -> &'static Pattern {
+    static RE: OnceBox<Pattern> = OnceBox::new();
+    RE.get_or_init(|| Box::new(Pattern::new(FILE_PATTERN).expect("valid pattern")))
 }
 
 /// The handler.

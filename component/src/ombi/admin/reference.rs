@@ -11,6 +11,7 @@ use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 

@@ -11,6 +11,7 @@ use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::settings_revision::{self, leaf_value};
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// A readable section: its route, the sub-object it lives in (radarr), and its display-only

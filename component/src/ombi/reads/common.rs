@@ -6,6 +6,7 @@
 //! reported in `warnings`; it never fails the call.
 
 use crate::contract::ToolError;
+use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// The `offset` property of every list-style tool (ledger "Common paging arguments").

@@ -15,6 +15,7 @@ use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use crate::ombi::{Effect, Ombi};
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
@@ -92,7 +93,7 @@ impl<'de> Deserialize<'de> for BrowseRow {
         struct RowVisitor;
         impl<'de> Visitor<'de> for RowVisitor {
             type Value = BrowseRow;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
                 f.write_str("a media object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<BrowseRow, A::Error> {

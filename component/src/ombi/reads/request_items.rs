@@ -9,6 +9,7 @@ use super::common::{Rec, real_date};
 use crate::contract::ToolError;
 use crate::ombi::Ombi;
 use crate::ombi::ids::{Identifiers, Ns, TargetKind, positive_id, target};
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// Most episodes kept per season (contract nested-array budget).

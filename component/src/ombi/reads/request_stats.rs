@@ -10,6 +10,7 @@ use super::common::{metric, object};
 use crate::args::Args;
 use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::prelude::*;
 use crate::upstream::encode_segment;
 use serde_json::{Map, Value, json};
 

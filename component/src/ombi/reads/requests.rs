@@ -12,6 +12,7 @@ use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::paging;
+use crate::prelude::*;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 

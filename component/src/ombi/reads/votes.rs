@@ -9,6 +9,7 @@ use crate::args::Args;
 use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{Reply, ToolError};
 use crate::paging;
+use crate::prelude::*;
 use serde_json::{Value, json};
 
 /// The tool.

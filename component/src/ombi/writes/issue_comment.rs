@@ -10,6 +10,7 @@ use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::ids::positive_id;
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

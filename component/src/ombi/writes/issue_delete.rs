@@ -7,6 +7,7 @@ use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -11,6 +11,7 @@ use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::ids::TargetKind;
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

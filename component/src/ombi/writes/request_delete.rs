@@ -12,6 +12,7 @@ use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::ombi::ids::TargetKind;
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -10,6 +10,7 @@ use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -14,6 +14,7 @@ use crate::ombi::Ombi;
 use crate::ombi::settings_revision::{
     Leaf, SectionSpec, WRITABLE_SECTIONS, leaf_value, revision, section, writable_leaf,
 };
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -9,6 +9,7 @@ use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_war
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::prelude::*;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
