@@ -320,14 +320,30 @@ impl Sandbox {
         let started = Instant::now();
         let wasm = std::fs::read(path)
             .with_context(|| format!("reading the component {}", path.display()))?;
+        let (sandbox, mut report) = Self::from_bytes(&wasm, &path.display().to_string(), options)?;
+        report.elapsed = started.elapsed();
+        Ok((sandbox, report))
+    }
+
+    /// [`Sandbox::load`] from bytes (a component binary, or its text format); `label` names it
+    /// in errors.
+    ///
+    /// # Errors
+    ///
+    /// Not a component, or it imports something the linker does not provide.
+    pub fn from_bytes(
+        wasm: &[u8],
+        label: &str,
+        options: SandboxOptions,
+    ) -> anyhow::Result<(Sandbox, LoadReport)> {
+        let started = Instant::now();
         let engine = engine()?;
         let (component, provenance) =
-            artifact_cache::load_component(&engine, &wasm, options.cache_dir.as_deref())
-                .with_context(|| format!("compiling the component {}", path.display()))?;
+            artifact_cache::load_component(&engine, wasm, options.cache_dir.as_deref())
+                .with_context(|| format!("compiling the component {label}"))?;
         let instance_pre = linker(&engine)?.instantiate_pre(&component).map_err(|e| {
             anyhow::Error::from(e).context(format!(
-                "linking the component {} (it may import an interface the harness does not provide)",
-                path.display()
+                "linking the component {label} (it may import an interface the harness does not provide)"
             ))
         })?;
         let pre = PluginPre::new(instance_pre).map_err(|e| {
@@ -493,38 +509,53 @@ impl Sandbox {
     }
 
     fn timeout_failure(&self) -> Failure {
-        Failure {
-            kind: FailureKind::Timeout,
-            message: format!(
-                "the call did not finish within {} s",
-                self.call_timeout.as_secs()
-            ),
-        }
+        timeout_failure(self.call_timeout)
     }
 
     fn classify(&self, error: wasmtime::Error) -> Failure {
-        let chain = format!("{error:#}");
-        if error.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
-            return self.timeout_failure();
+        let failure = classify(&error, self.call_timeout, self.memory_limit_bytes);
+        if failure.kind == FailureKind::Trap {
+            crate::log_warn!("guest failure: {error:#}");
         }
-        if chain.contains("forcing trap when growing memory") {
-            return Failure {
-                kind: FailureKind::OutOfMemory,
-                message: format!(
-                    "the plugin ran out of memory (limit {} MiB)",
-                    self.memory_limit_bytes >> 20
-                ),
-            };
-        }
-        let summary = match error.downcast_ref::<Trap>() {
-            Some(trap) => trap.to_string(),
-            None => "unexpected host error".to_owned(),
+        failure
+    }
+}
+
+fn timeout_failure(call_timeout: Duration) -> Failure {
+    Failure {
+        kind: FailureKind::Timeout,
+        message: format!(
+            "the call did not finish within {} s",
+            call_timeout.as_secs()
+        ),
+    }
+}
+
+/// Maps an error from a guest call to a [`Failure`]: the epoch interrupt is a timeout, a refused
+/// memory growth is out-of-memory, anything else (trap, `exit`, host error) a failed plugin.
+fn classify(error: &wasmtime::Error, call_timeout: Duration, memory_limit_bytes: usize) -> Failure {
+    if error.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
+        return timeout_failure(call_timeout);
+    }
+    if format!("{error:#}").contains("forcing trap when growing memory") {
+        return Failure {
+            kind: FailureKind::OutOfMemory,
+            message: format!(
+                "the plugin ran out of memory (limit {} MiB)",
+                memory_limit_bytes >> 20
+            ),
         };
-        crate::log_warn!("guest failure: {chain}");
-        Failure {
-            kind: FailureKind::Trap,
-            message: format!("the plugin failed ({summary})"),
-        }
+    }
+    let summary = if let Some(trap) = error.downcast_ref::<Trap>() {
+        trap.to_string()
+    } else if let Some(exit) = error.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        format!("it exited with status {}", exit.0)
+    } else {
+        "unexpected host error".to_owned()
+    };
+    Failure {
+        kind: FailureKind::Trap,
+        message: format!("the plugin failed ({summary})"),
     }
 }
 
@@ -574,4 +605,167 @@ pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
     names.sort();
     names.dedup();
     Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TIMEOUT: Duration = Duration::from_secs(7);
+
+    #[test]
+    fn the_epoch_interrupt_is_a_timeout() {
+        let f = classify(&wasmtime::Error::new(Trap::Interrupt), TIMEOUT, 64 << 20);
+        assert_eq!(
+            f,
+            Failure {
+                kind: FailureKind::Timeout,
+                message: "the call did not finish within 7 s".into()
+            }
+        );
+    }
+
+    #[test]
+    fn refused_memory_growth_is_out_of_memory() {
+        let e = wasmtime::format_err!("forcing trap when growing memory to 134217728 bytes");
+        let f = classify(&e, TIMEOUT, 64 << 20);
+        assert_eq!(f.kind, FailureKind::OutOfMemory);
+        assert!(f.message.contains("64 MiB"), "{}", f.message);
+    }
+
+    #[test]
+    fn other_traps_and_exits_are_plugin_failures() {
+        let f = classify(
+            &wasmtime::Error::new(Trap::UnreachableCodeReached),
+            TIMEOUT,
+            1,
+        );
+        assert_eq!(f.kind, FailureKind::Trap);
+        assert!(f.message.contains("unreachable"), "{}", f.message);
+        let f = classify(&wasmtime::Error::new(wasmtime_wasi::I32Exit(3)), TIMEOUT, 1);
+        assert_eq!(f.message, "the plugin failed (it exited with status 3)");
+    }
+
+    /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
+    /// any other tool traps.
+    fn failing_sandbox(call_timeout: Duration) -> Sandbox {
+        let options = SandboxOptions {
+            guest_env: vec![],
+            policy: Arc::new(Policy::default()),
+            call_timeout,
+            memory_limit_bytes: 16 << 20,
+            cache_dir: None,
+        };
+        let wat = include_str!("testdata/failing_guest.wat");
+        Sandbox::from_bytes(wat.as_bytes(), "failing_guest.wat", options)
+            .unwrap()
+            .0
+    }
+
+    fn context() -> CallContext {
+        CallContext {
+            correlation_id: "c".into(),
+            principal: None,
+        }
+    }
+
+    /// A current-thread runtime: a guest that never yielded would block everything on it.
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_spinning_guest_yields_then_times_out_and_the_next_call_works() {
+        let sandbox = failing_sandbox(Duration::from_secs(1));
+        runtime().block_on(async {
+            let started = Instant::now();
+            let ctx = context();
+            let spin = sandbox.call_tool("loop", "{}", &ctx);
+            let meanwhile = async {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let listed = sandbox.list_tools().await;
+                (listed, started.elapsed())
+            };
+            let (spun, (listed, listed_at)) = tokio::join!(spin, meanwhile);
+            assert_eq!(spun.unwrap_err().kind, FailureKind::Timeout);
+            assert!(
+                started.elapsed() < Duration::from_secs(3),
+                "{:?}",
+                started.elapsed()
+            );
+            assert_eq!(listed.unwrap(), vec![]);
+            assert!(
+                listed_at < Duration::from_millis(800),
+                "the spinning guest blocked the runtime: {listed_at:?}"
+            );
+            assert_eq!(
+                sandbox.list_tools().await.unwrap(),
+                vec![],
+                "the next call works"
+            );
+        });
+    }
+
+    #[test]
+    fn a_trapping_guest_is_a_failure_and_the_next_call_works() {
+        let sandbox = failing_sandbox(Duration::from_secs(5));
+        runtime().block_on(async {
+            let failure = sandbox
+                .call_tool("trap", "{}", &context())
+                .await
+                .unwrap_err();
+            assert_eq!(failure.kind, FailureKind::Trap);
+            assert!(
+                failure.message.contains("unreachable"),
+                "{}",
+                failure.message
+            );
+            assert!(sandbox.list_tools().await.is_ok());
+        });
+    }
+
+    #[test]
+    fn memory_past_the_limit_is_out_of_memory_and_the_next_call_works() {
+        let sandbox = failing_sandbox(Duration::from_secs(5));
+        runtime().block_on(async {
+            let failure = sandbox
+                .call_tool("grow", "{}", &context())
+                .await
+                .unwrap_err();
+            assert_eq!(
+                failure.kind,
+                FailureKind::OutOfMemory,
+                "{}",
+                failure.message
+            );
+            assert!(sandbox.list_tools().await.is_ok());
+        });
+    }
+
+    #[test]
+    fn redaction_replaces_every_secret() {
+        let secrets = vec!["k3y".to_owned(), String::new()];
+        assert_eq!(
+            redact("a k3y and k3y", &secrets),
+            "a <redacted> and <redacted>"
+        );
+    }
+
+    #[test]
+    fn std_runtime_imports_are_disjoint_from_the_plugin_world() {
+        assert!(
+            STD_RUNTIME_IMPORTS
+                .iter()
+                .all(|i| !ALLOWED_IMPORTS.contains(i))
+        );
+        assert!(
+            STD_RUNTIME_IMPORTS
+                .iter()
+                .chain(ALLOWED_IMPORTS)
+                .all(|i| !i.starts_with("wasi:filesystem") && !i.starts_with("wasi:sockets"))
+        );
+    }
 }
