@@ -7,7 +7,7 @@
 //! becomes its own record.
 
 use super::details_people;
-use super::ids::{Ns, TargetKind, positive_id, target};
+use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
 use super::search::project_tvmaze;
 use crate::args::Args;
@@ -273,12 +273,7 @@ pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
         .year_from(v.get("releaseDate"))
         .flag("available", v.get("available"))
         .flag("requested", v.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::Movie, positive_id(v.get("requestId")))
-                .into_iter()
-                .collect(),
-        )
+        .request_target(TargetKind::Movie, v.get("requestId"))
         .list("genres", genre_names(v))
         .rating("tmdb_vote_average", v.get("voteAverage"))
         .artwork(safe_artwork_uri(v.get("posterPath")))
@@ -330,12 +325,7 @@ pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
         .year_from(v.get("firstAired"))
         .flag("available", v.get("available"))
         .flag("requested", v.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::TvParent, positive_id(v.get("requestId")))
-                .into_iter()
-                .collect(),
-        )
+        .request_target(TargetKind::TvParent, v.get("requestId"))
         .list("genres", genre_names(v))
         .artwork(safe_artwork_uri(v.pointer("/images/original")))
         .artwork(safe_artwork_uri(v.get("banner")));

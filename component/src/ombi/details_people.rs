@@ -6,7 +6,7 @@
 //! request/availability fields are always defaults upstream, so they are never projected.
 
 use super::details::fetch_by_id;
-use super::ids::{Ns, TargetKind, positive_id, target};
+use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
 use crate::args::{Args, Window};
 use crate::contract::{Reply, ToolError};
@@ -204,12 +204,7 @@ fn release_group(rg: &Value) -> MediaItem {
         .year_from(rg.get("releaseDate"))
         .flag("available", rg.get("available"))
         .flag("requested", rg.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::Album, positive_id(rg.get("requestId")))
-                .into_iter()
-                .collect(),
-        );
+        .request_target(TargetKind::Album, rg.get("requestId"));
     m
 }
 

@@ -3,7 +3,7 @@
 //! Upstream view models are read as JSON values and only the documented fields are taken;
 //! anything absent or null stays absent. `0001-01-01` dates are treated as absent.
 
-use super::ids::Identifiers;
+use super::ids::{Identifiers, TargetKind, positive_id, target};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -74,6 +74,14 @@ impl MediaItem {
             self.fields.insert(key.into(), Value::Array(items));
         }
         self
+    }
+
+    /// Sets `request_targets` to the request `id` of `kind`, when `id` is a known positive id.
+    pub fn request_target(&mut self, kind: TargetKind, id: Option<&Value>) -> &mut Self {
+        self.list(
+            "request_targets",
+            target(kind, positive_id(id)).into_iter().collect(),
+        )
     }
 
     /// Adds an artwork URI if it is safe to pass on ([`safe_artwork_uri`]).

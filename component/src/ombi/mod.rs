@@ -12,6 +12,7 @@ pub mod media;
 mod reads;
 mod search;
 pub mod settings_revision;
+pub(crate) mod shape;
 mod writes;
 
 pub use client::{Effect, Ombi};

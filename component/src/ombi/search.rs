@@ -4,8 +4,9 @@
 //! v1 TV search is TVMaze-backed (TVDB id in `theMovieDbId`, TVMaze id in `seriesId`).
 
 use super::client::Effect;
-use super::ids::{Ns, TargetKind, positive_id, target};
+use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
+use super::shape::array;
 use crate::args::{Args, Window};
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
@@ -55,44 +56,62 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "movie" if args.has("year") || args.has("language_code") => {
             let body = json!({"searchTerm": query, "year": args.int("year"), "languageCode": args.str("language_code").unwrap_or("en")});
             (
-                list(ombi.send(
-                    Method::Post,
-                    "/api/v1/Search/movie",
-                    Some(&body),
-                    Effect::Read,
-                )?)?,
+                array(
+                    ombi.send(
+                        Method::Post,
+                        "/api/v1/Search/movie",
+                        Some(&body),
+                        Effect::Read,
+                    )?,
+                    "search results",
+                )?,
                 Row::Movie,
             )
         }
         "movie" => (
-            list(ombi.get(&format!("/api/v1/Search/movie/{term}"))?)?,
+            array(
+                ombi.get(&format!("/api/v1/Search/movie/{term}"))?,
+                "search results",
+            )?,
             Row::Movie,
         ),
         "movie_by_person" => {
             let body = json!({"searchTerm": query, "languageCode": args.str("language_code").unwrap_or("en")});
             (
-                list(ombi.send(
-                    Method::Post,
-                    "/api/v1/Search/movie/actor",
-                    Some(&body),
-                    Effect::Read,
-                )?)?,
+                array(
+                    ombi.send(
+                        Method::Post,
+                        "/api/v1/Search/movie/actor",
+                        Some(&body),
+                        Effect::Read,
+                    )?,
+                    "search results",
+                )?,
                 Row::Movie,
             )
         }
         "tv" => {
             warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
             (
-                list(ombi.get(&format!("/api/v1/Search/tv/{term}"))?)?,
+                array(
+                    ombi.get(&format!("/api/v1/Search/tv/{term}"))?,
+                    "search results",
+                )?,
                 Row::TvMaze,
             )
         }
         "artist" => (
-            list(ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?)?,
+            array(
+                ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?,
+                "search results",
+            )?,
             Row::Artist,
         ),
         "album" => (
-            list(ombi.get(&format!("/api/v1/Search/music/album/{term}"))?)?,
+            array(
+                ombi.get(&format!("/api/v1/Search/music/album/{term}"))?,
+                "search results",
+            )?,
             Row::Album,
         ),
         _ => {
@@ -105,7 +124,10 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             });
             let path = format!("/api/v2/Search/multi/{term}");
             (
-                list(ombi.send(Method::Post, &path, Some(&body), Effect::Read)?)?,
+                array(
+                    ombi.send(Method::Post, &path, Some(&body), Effect::Read)?,
+                    "search results",
+                )?,
                 Row::Multi,
             )
         }
@@ -143,17 +165,6 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     )
 }
 
-/// The upstream array, or a schema mismatch for anything else (204 is an empty list).
-pub fn list(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
-    match body {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => Ok(a),
-        Some(_) => Err(ToolError::schema_mismatch(
-            "expected a JSON array from the upstream search route",
-        )),
-    }
-}
-
 /// Which view model a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Row {
@@ -186,12 +197,7 @@ pub fn project_movie(row: &Value) -> MediaItem {
         .year_from(row.get("releaseDate"))
         .flag("available", row.get("available"))
         .flag("requested", row.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::Movie, positive_id(row.get("requestId")))
-                .into_iter()
-                .collect(),
-        )
+        .request_target(TargetKind::Movie, row.get("requestId"))
         .rating("tmdb_vote_average", row.get("voteAverage"))
         .artwork(safe_artwork_uri(row.get("posterPath")));
     m
@@ -233,12 +239,7 @@ pub fn project_album(row: &Value) -> MediaItem {
         .year_from(row.get("releaseDate"))
         .flag("available", row.get("available"))
         .flag("requested", row.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::Album, positive_id(row.get("requestId")))
-                .into_iter()
-                .collect(),
-        )
+        .request_target(TargetKind::Album, row.get("requestId"))
         .artwork(safe_artwork_uri(row.get("cover")));
     m
 }

@@ -2,35 +2,10 @@
 //! upstream arrays and fields, `reference` records with clean-label selection (contract
 //! `reference_page` rules), `metric` records, and compound reads that may partly fail.
 
-use crate::args::Window;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::paging;
+pub use crate::ombi::shape::{array, local_page, with_paging};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
-
-/// The common paging properties (`offset` ≥ 0, `limit` 1–100), added to `properties`.
-pub fn with_paging(mut properties: Value) -> Value {
-    if let Some(p) = properties.as_object_mut() {
-        p.insert("offset".into(), json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."}));
-        p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return."}));
-    }
-    properties
-}
-
-/// The upstream body as an array: 204/empty and JSON `null` are an empty list (Ombi turns a
-/// `null` result into 204); anything else that is not an array is a schema mismatch.
-///
-/// # Errors
-/// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
-pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
-    match body {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => Ok(a),
-        Some(_) => Err(ToolError::schema_mismatch(format!(
-            "expected a JSON array of {what} from Ombi"
-        ))),
-    }
-}
 
 /// A required integer field of an upstream row.
 ///
@@ -105,19 +80,6 @@ pub fn reference(id: Option<String>, name: &str, value: Value, category: Option<
 /// Whether `name` contains `query`, ignoring case (a local filter over a complete list).
 pub fn matches(name: &str, query: Option<&str>) -> bool {
     query.is_none_or(|q| name.to_lowercase().contains(&q.trim().to_lowercase()))
-}
-
-/// A locally windowed page of `family` out of the complete list `all`.
-pub fn local_page(family: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
-    let total = all.len();
-    let items = paging::slice(all, window);
-    let page = paging::local(window, items.len(), total, unit);
-    json!({"kind": family, "items": items, "page": page})
-}
-
-/// A contract `metric` record.
-pub fn metric(name: &str, value: Value, scope: &str) -> Value {
-    json!({"name": name, "value": value, "scope": scope})
 }
 
 /// The reply of a compound read: all parts succeeded → `ok`; some failed → `PARTIAL_FAILURE`

@@ -5,10 +5,11 @@
 //! (`/api/v1/Job/updateCached`), never `/api/v1/Update` or `/api/v1/Job/update`; the media
 //! server view is not offered because `/api/v1/LandingPage` live-probes every media server.
 
-use super::common::{self, compound, metric, reference};
+use super::common::{self, compound, reference};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::shape;
 use crate::prelude::*;
 use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
@@ -53,6 +54,11 @@ const CAPABILITY_ROUTES: &[(&str, &str)] = &[
     ("/api/v1/Radarr/enabled", "radarr_enabled"),
 ];
 
+/// A metric of the whole Ombi instance.
+fn instance_metric(name: &str, value: Value) -> Value {
+    shape::metric(name, value, "instance", None)
+}
+
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
@@ -63,14 +69,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             // Any answer from the liveness route means the server is up; a failure is reported
             // as a failure, never as `up: false` (it may be our network, not Ombi).
             match ombi.get::<Value>("/api/v1/Status") {
-                Ok(_) => values.push(metric("up", json!(true), "instance")),
+                Ok(_) => values.push(instance_metric("up", json!(true))),
                 Err(e) => failures.push(("up".to_owned(), e)),
             }
             match ombi
                 .get::<Value>("/api/v1/Status/info")
                 .and_then(|v| text(v, "version"))
             {
-                Ok(v) if !v.is_empty() => values.push(metric("version", json!(v), "instance")),
+                Ok(v) if !v.is_empty() => values.push(instance_metric("version", json!(v))),
                 Ok(_) => {}
                 Err(e) => failures.push(("version".to_owned(), e)),
             }
@@ -78,7 +84,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 .get::<Value>("/api/v1/Status/Wizard")
                 .and_then(|v| flag(v.as_ref().and_then(|b| b.get("result")).cloned(), "wizard"))
             {
-                Ok(b) => values.push(metric("wizard_completed", json!(b), "instance")),
+                Ok(b) => values.push(instance_metric("wizard_completed", json!(b))),
                 Err(e) => failures.push(("wizard_completed".to_owned(), e)),
             }
             Ok(compound(
@@ -121,7 +127,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 ombi.get::<Value>("/api/v1/Job/updateCached")?,
                 "update check",
             )?;
-            Ok(Reply::ok(json!({"kind": "metrics", "values": [metric("update_available", json!(available), "instance")]}))
+            Ok(Reply::ok(json!({"kind": "metrics", "values": [instance_metric("update_available", json!(available))]}))
                 .warn("this is the result of Ombi's last scheduled update check; the plugin never starts a live check"))
         }
         "request_counts" => {
@@ -142,7 +148,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                                 "Ombi's request count `{name}` is not a count"
                             ))
                         })?;
-                        values.push(metric(name, json!(n), "instance"));
+                        values.push(instance_metric(name, json!(n)));
                     }
                 }
             }
@@ -154,7 +160,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let mut failures = Vec::new();
             for (path, name) in CAPABILITY_ROUTES {
                 match ombi.get::<Value>(path).and_then(|v| flag(v, name)) {
-                    Ok(b) => values.push(metric(name, json!(b), "instance")),
+                    Ok(b) => values.push(instance_metric(name, json!(b))),
                     Err(e) => failures.push(((*name).to_owned(), e)),
                 }
             }
@@ -202,7 +208,7 @@ fn features(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
             let on = f.get("enabled").and_then(Value::as_bool).ok_or_else(|| {
                 ToolError::schema_mismatch("a feature record from Ombi has no boolean `enabled`")
             })?;
-            Ok(metric(&format!("feature:{name}"), json!(on), "instance"))
+            Ok(instance_metric(&format!("feature:{name}"), json!(on)))
         })
         .collect()
 }
@@ -232,7 +238,7 @@ fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
     let state = body.trim().trim_matches('"');
     if (resp.status == 200 || resp.status == 503) && HEALTH_STATES.contains(&state) {
         return Ok(Reply::ok(
-            json!({"kind": "metrics", "values": [metric("health", json!(state), "instance")]}),
+            json!({"kind": "metrics", "values": [instance_metric("health", json!(state))]}),
         ));
     }
     if let Some(err) = status_error(&resp, false) {

@@ -5,19 +5,9 @@
 //! keeps its `*_code` where the shared schema admits the value, loses the label, and is
 //! reported in `warnings`; it never fails the call.
 
-use crate::contract::ToolError;
+pub use crate::ombi::shape::{array, limit_schema, metric, object, offset_schema};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
-
-/// The `offset` property of every list-style tool (ledger "Common paging arguments").
-pub fn offset_schema() -> Value {
-    json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."})
-}
-
-/// The `limit` property of every list-style tool.
-pub fn limit_schema() -> Value {
-    json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return (1-100)."})
-}
 
 /// A contract record under construction: setters ignore absent, null, empty and
 /// `0001-01-01` values, so nothing unknown becomes `false`, `0` or `""`.
@@ -127,43 +117,6 @@ pub fn put_request_type(rec: &mut Rec, v: Option<&Value>, what: &str, warnings: 
             "{what}: unknown upstream request type code {code}; its type is left out"
         )),
     }
-}
-
-/// The upstream array, or a schema mismatch for anything else (204/`null` is an empty list).
-///
-/// # Errors
-/// `UPSTREAM_SCHEMA_MISMATCH` when the body is not an array.
-pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
-    match body {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => Ok(a),
-        Some(_) => Err(ToolError::schema_mismatch(format!(
-            "expected a JSON array of {what} from upstream"
-        ))),
-    }
-}
-
-/// The upstream object, `None` for 204/`null`, a schema mismatch for anything else.
-///
-/// # Errors
-/// `UPSTREAM_SCHEMA_MISMATCH` when the body is not an object.
-pub fn object(body: Option<Value>, what: &str) -> Result<Option<Map<String, Value>>, ToolError> {
-    match body {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(_) => Err(ToolError::schema_mismatch(format!(
-            "expected a JSON object ({what}) from upstream"
-        ))),
-    }
-}
-
-/// A `metric` record.
-pub fn metric(name: &str, value: Value, scope: &str, unit: Option<&str>) -> Value {
-    let mut m = json!({"name": name, "value": value, "scope": scope});
-    if let Some(u) = unit {
-        m["unit"] = json!(u);
-    }
-    m
 }
 
 #[cfg(test)]

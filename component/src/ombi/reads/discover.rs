@@ -238,12 +238,7 @@ fn project_tv(row: &Value) -> MediaItem {
         .year_from(row.get("firstAired"))
         .flag("available", row.get("available"))
         .flag("requested", row.get("requested"))
-        .list(
-            "request_targets",
-            target(TargetKind::TvParent, positive_id(row.get("requestId")))
-                .into_iter()
-                .collect(),
-        )
+        .request_target(TargetKind::TvParent, row.get("requestId"))
         .artwork(safe_artwork_uri(row.get("posterPath")));
     m
 }

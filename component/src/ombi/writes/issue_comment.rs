@@ -5,7 +5,7 @@
 //! the author up by exact user name, which the bare key's 'API' never matches (500), so adding
 //! needs a user to act as. Delete: `DELETE /api/v1/Issues/comments/{id}` → `bool`.
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
@@ -44,24 +44,15 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             &format!("/api/v1/Issues/comments/{id}"),
             None,
         )?)?;
-        let m = Mutation::new(if done {
-            Outcome::Completed
-        } else {
-            Outcome::Rejected
-        })
-        .id("comment_id", Some(id))
-        .set("upstream_result", json!(done));
-        return Ok(if done {
-            Reply::ok(m.into_json())
-        } else {
-            failure_with(
-                ToolError::new(
-                    ErrorCode::UpstreamRejected,
-                    "Ombi did not delete the comment",
-                ),
-                m,
-            )
-        });
+        return Ok(bool_reply(
+            done,
+            "comment_id",
+            id,
+            ToolError::new(
+                ErrorCode::UpstreamRejected,
+                "Ombi did not delete the comment",
+            ),
+        ));
     }
     if ombi.acting_user().is_none() {
         return Err(ToolError::new(

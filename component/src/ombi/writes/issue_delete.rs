@@ -3,7 +3,7 @@
 //! `DELETE /api/v1/Issues/{id}` (PowerUser) → `bool`: hard-deletes the issue and its comments
 //! and notifies; `false` means no such issue.
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use super::outcome::{bool_answer, bool_reply, write};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
@@ -31,21 +31,12 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         &format!("/api/v1/Issues/{id}"),
         None,
     )?)?;
-    let m = Mutation::new(if done {
-        Outcome::Completed
-    } else {
-        Outcome::Rejected
-    })
-    .id("issue_id", Some(id))
-    .set("upstream_result", json!(done));
-    Ok(if done {
-        Reply::ok(m.into_json())
-    } else {
-        failure_with(
-            ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
-            m,
-        )
-    })
+    Ok(bool_reply(
+        done,
+        "issue_id",
+        id,
+        ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
+    ))
 }
 
 #[cfg(test)]

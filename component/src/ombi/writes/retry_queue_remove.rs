@@ -3,7 +3,7 @@
 //! `DELETE /api/v1/RequestRetry/{queueId}` (Admin) → `true`. The id is the retry queue row
 //! (`failedId`), never a request id; an unknown id makes Ombi fail with 500 (UNKNOWN_OUTCOME).
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use super::outcome::{bool_answer, bool_reply, write};
 use crate::args::Args;
 use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
@@ -31,24 +31,15 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         &format!("/api/v1/RequestRetry/{id}"),
         None,
     )?)?;
-    let m = Mutation::new(if done {
-        Outcome::Completed
-    } else {
-        Outcome::Rejected
-    })
-    .id("queue_id", Some(id))
-    .set("upstream_result", json!(done));
-    Ok(if done {
-        Reply::ok(m.into_json())
-    } else {
-        failure_with(
-            ToolError::new(
-                ErrorCode::UpstreamRejected,
-                "Ombi did not remove the queue entry",
-            ),
-            m,
-        )
-    })
+    Ok(bool_reply(
+        done,
+        "queue_id",
+        id,
+        ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "Ombi did not remove the queue entry",
+        ),
+    ))
 }
 
 #[cfg(test)]

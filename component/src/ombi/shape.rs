@@ -1,0 +1,73 @@
+//! Shared building blocks of upstream shapes and contract records used by every tool group:
+//! the paging argument schemas, array/object bodies, `metric` records and local pages.
+
+use crate::args::Window;
+use crate::contract::ToolError;
+use crate::paging;
+use crate::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// The `offset` property of every list-style tool (ledger "Common paging arguments").
+pub fn offset_schema() -> Value {
+    json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."})
+}
+
+/// The `limit` property of every list-style tool.
+pub fn limit_schema() -> Value {
+    json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return (1-100)."})
+}
+
+/// `properties` with the common paging properties added.
+pub fn with_paging(mut properties: Value) -> Value {
+    if let Some(p) = properties.as_object_mut() {
+        p.insert("offset".into(), offset_schema());
+        p.insert("limit".into(), limit_schema());
+    }
+    properties
+}
+
+/// The upstream body as an array: 204/empty and JSON `null` are an empty list (Ombi turns a
+/// `null` result into 204); anything else that is not an array is a schema mismatch.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
+pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON array of {what} from upstream"
+        ))),
+    }
+}
+
+/// The upstream object, `None` for 204/`null`, a schema mismatch for anything else.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` when the body is not an object.
+pub fn object(body: Option<Value>, what: &str) -> Result<Option<Map<String, Value>>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(_) => Err(ToolError::schema_mismatch(format!(
+            "expected a JSON object ({what}) from upstream"
+        ))),
+    }
+}
+
+/// A contract `metric` record.
+pub fn metric(name: &str, value: Value, scope: &str, unit: Option<&str>) -> Value {
+    let mut m = json!({"name": name, "value": value, "scope": scope});
+    if let Some(u) = unit {
+        m["unit"] = json!(u);
+    }
+    m
+}
+
+/// A locally windowed page of `family` out of the complete list `all`.
+pub fn local_page(family: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
+    let total = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local(window, items.len(), total, unit);
+    json!({"kind": family, "items": items, "page": page})
+}
