@@ -14,7 +14,6 @@ use crate::demo::FakeOmbi;
 use crate::policy::{Policy, guest_env};
 use crate::sandbox::{Sandbox, SandboxOptions};
 use crate::server::{Catalogue, McpServer, call_tool};
-use crate::stdio::block_on;
 use crate::{logging, present};
 
 /// Exit status when the called tool reported an error (`isError`).
@@ -200,4 +199,16 @@ fn demo(common: &Common, serve: bool) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Runs `future` to completion on a new multi-threaded tokio runtime.
+///
+/// # Errors
+///
+/// The runtime cannot be built, or `future` fails.
+fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(future)
 }

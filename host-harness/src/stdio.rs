@@ -6,8 +6,6 @@
 //! answers well-formed JSON that is not a valid message with `-32600`. Output from rmcp and from
 //! the filter is interleaved only at line boundaries, so stdout stays one message per line.
 
-use std::future::Future;
-
 use rmcp::ServiceExt as _;
 use rmcp::handler::server::ServerHandler;
 use serde_json::json;
@@ -42,16 +40,14 @@ where
     let (errors_tx, errors_rx) = mpsc::unbounded_channel();
     let filter = tokio::spawn(filter_input(input, filter_out, errors_tx));
     let writer = tokio::spawn(write_output(writer_in, errors_rx, output));
-    let (rmcp_read, _unused_write) = tokio::io::split(rmcp_in);
-    let (_unused_read, rmcp_write) = tokio::io::split(rmcp_out);
     let outcome = async {
-        let running = handler.serve((rmcp_read, rmcp_write)).await?;
+        let running = handler.serve((rmcp_in, rmcp_out)).await?;
         running.waiting().await?;
         anyhow::Ok(())
     }
     .await;
     filter.abort();
-    // rmcp has dropped its end: let the writer flush what is left, briefly.
+    // rmcp has dropped `rmcp_out`, so the writer reaches EOF once it has flushed everything.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     outcome
 }
@@ -127,16 +123,4 @@ where
         }
     }
     output.flush().await
-}
-
-/// Runs `future` to completion on a new multi-threaded tokio runtime.
-///
-/// # Errors
-///
-/// The runtime cannot be built, or `future` fails.
-pub fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(future)
 }

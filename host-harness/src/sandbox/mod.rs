@@ -23,15 +23,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use wasmtime::component::{HasData, Linker, ResourceTable};
-use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap, UpdateDeadline};
+use wasmtime::component::ResourceTable;
+use wasmtime::{Config, Engine, Store, StoreLimitsBuilder, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
-use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
-use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
+use wasmtime_wasi_http::WasiHttpCtx;
 
 use crate::artifact_cache::{self, Provenance};
 use crate::http_hooks::PolicyHooks;
 use crate::policy::Policy;
+
+mod failure;
+mod linker;
+
+pub use failure::{Failure, FailureKind};
+pub use linker::{ALLOWED_IMPORTS, STD_RUNTIME_IMPORTS, component_imports};
+
+use failure::{classify, instantiate_failure, redact, timeout_failure};
+use linker::{HostState, linker};
 
 mod bindings {
     //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
@@ -53,35 +62,6 @@ use bindings::exports::media_mcp::plugin::tools as wit;
 
 /// How often the epoch advances; also how often a running guest yields to tokio.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// The imports the `plugin` world may have (any version of these interfaces).
-pub const ALLOWED_IMPORTS: &[&str] = &[
-    "wasi:cli/environment",
-    "wasi:http/outgoing-handler",
-    "wasi:http/types",
-    "wasi:io/error",
-    "wasi:io/poll",
-    "wasi:io/streams",
-    "wasi:clocks/monotonic-clock",
-    "wasi:clocks/wall-clock",
-];
-
-/// Interfaces Rust's std imports on wasm32-wasip2 that grant no capability; linked so such a
-/// component runs, but not part of the plugin world (the import test flags them).
-pub const STD_RUNTIME_IMPORTS: &[&str] = &[
-    "wasi:cli/exit",
-    "wasi:cli/stdin",
-    "wasi:cli/stdout",
-    "wasi:cli/stderr",
-    "wasi:cli/terminal-input",
-    "wasi:cli/terminal-output",
-    "wasi:cli/terminal-stdin",
-    "wasi:cli/terminal-stdout",
-    "wasi:cli/terminal-stderr",
-    "wasi:random/random",
-    "wasi:random/insecure",
-    "wasi:random/insecure-seed",
-];
 
 /// How much guest stderr is kept per call.
 const GUEST_STDERR_BYTES: usize = 16 * 1024;
@@ -128,28 +108,6 @@ pub enum CallOutcome {
     UnknownTool(String),
 }
 
-/// Why a call did not produce an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailureKind {
-    /// The call exceeded its wall-clock or CPU budget.
-    Timeout,
-    /// The guest hit its memory limit.
-    OutOfMemory,
-    /// The guest trapped (panic, unreachable, ...).
-    Trap,
-    /// The component could not be instantiated.
-    Instantiate,
-}
-
-/// A call that failed in the sandbox; `message` is safe to show to clients.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// What happened.
-    pub kind: FailureKind,
-    /// A short human-readable explanation.
-    pub message: String,
-}
-
 /// Everything needed to load the sandbox.
 #[derive(Debug, Clone)]
 pub struct SandboxOptions {
@@ -174,41 +132,6 @@ pub struct LoadReport {
     pub elapsed: Duration,
     /// Size of the component file.
     pub wasm_bytes: usize,
-}
-
-/// Per-store state: WASI contexts, the resource table, the policy hooks and the limits.
-struct HostState {
-    wasi: WasiCtx,
-    http: WasiHttpCtx,
-    table: ResourceTable,
-    hooks: PolicyHooks,
-    limits: StoreLimits,
-}
-
-impl WasiView for HostState {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView {
-            ctx: &mut self.wasi,
-            table: &mut self.table,
-        }
-    }
-}
-
-impl WasiHttpView for HostState {
-    fn http(&mut self) -> WasiHttpCtxView<'_> {
-        WasiHttpCtxView {
-            ctx: &mut self.http,
-            table: &mut self.table,
-            hooks: &mut self.hooks,
-        }
-    }
-}
-
-/// `HasData` projection for the `wasi:io` host traits, which live on the resource table.
-struct IoTable;
-
-impl HasData for IoTable {
-    type Data<'a> = &'a mut ResourceTable;
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] until dropped.
@@ -263,50 +186,6 @@ pub fn engine() -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.epoch_interruption(true);
     Ok(Engine::new(&config)?)
-}
-
-fn cli_view(s: &mut HostState) -> wasmtime_wasi::cli::WasiCliCtxView<'_> {
-    wasmtime_wasi::cli::WasiCliView::cli(s)
-}
-
-fn clocks_view(s: &mut HostState) -> wasmtime_wasi::clocks::WasiClocksCtxView<'_> {
-    wasmtime_wasi::clocks::WasiClocksView::clocks(s)
-}
-
-fn random_view(s: &mut HostState) -> &mut wasmtime_wasi::random::WasiRandomCtx {
-    wasmtime_wasi::random::WasiRandomView::random(s)
-}
-
-fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
-    use wasmtime_wasi::p2::bindings::{cli, clocks, io, random};
-    let mut linker = Linker::<HostState>::new(engine);
-    let l = &mut linker;
-    io::error::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
-    io::poll::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
-    io::streams::add_to_linker::<HostState, IoTable>(l, |s| &mut s.table)?;
-    type Clocks = wasmtime_wasi::clocks::WasiClocks;
-    clocks::monotonic_clock::add_to_linker::<HostState, Clocks>(l, clocks_view)?;
-    clocks::wall_clock::add_to_linker::<HostState, Clocks>(l, clocks_view)?;
-    type Cli = wasmtime_wasi::cli::WasiCli;
-    cli::environment::add_to_linker::<HostState, Cli>(l, cli_view)?;
-    wasmtime_wasi_http::p2::add_only_http_to_linker_async(l)?;
-    // STD_RUNTIME_IMPORTS: no capability behind any of them (see `new_store`).
-    let cli = cli_view;
-    cli::exit::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::stdin::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::stdout::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::stderr::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::terminal_input::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::terminal_output::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::terminal_stdin::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::terminal_stdout::add_to_linker::<HostState, Cli>(l, cli)?;
-    cli::terminal_stderr::add_to_linker::<HostState, Cli>(l, cli)?;
-    let random = random_view;
-    type Random = wasmtime_wasi::random::WasiRandom;
-    random::random::add_to_linker::<HostState, Random>(l, random)?;
-    random::insecure::add_to_linker::<HostState, Random>(l, random)?;
-    random::insecure_seed::add_to_linker::<HostState, Random>(l, random)?;
-    Ok(linker)
 }
 
 impl Sandbox {
@@ -521,60 +400,6 @@ impl Sandbox {
     }
 }
 
-fn timeout_failure(call_timeout: Duration) -> Failure {
-    Failure {
-        kind: FailureKind::Timeout,
-        message: format!(
-            "the call did not finish within {} s",
-            call_timeout.as_secs()
-        ),
-    }
-}
-
-/// Maps an error from a guest call to a [`Failure`]: the epoch interrupt is a timeout, a refused
-/// memory growth is out-of-memory, anything else (trap, `exit`, host error) a failed plugin.
-fn classify(error: &wasmtime::Error, call_timeout: Duration, memory_limit_bytes: usize) -> Failure {
-    if error.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
-        return timeout_failure(call_timeout);
-    }
-    if format!("{error:#}").contains("forcing trap when growing memory") {
-        return Failure {
-            kind: FailureKind::OutOfMemory,
-            message: format!(
-                "the plugin ran out of memory (limit {} MiB)",
-                memory_limit_bytes >> 20
-            ),
-        };
-    }
-    let summary = if let Some(trap) = error.downcast_ref::<Trap>() {
-        trap.to_string()
-    } else if let Some(exit) = error.downcast_ref::<wasmtime_wasi::I32Exit>() {
-        format!("it exited with status {}", exit.0)
-    } else {
-        "unexpected host error".to_owned()
-    };
-    Failure {
-        kind: FailureKind::Trap,
-        message: format!("the plugin failed ({summary})"),
-    }
-}
-
-/// `text` with every occurrence of each secret replaced.
-fn redact(text: &str, secrets: &[String]) -> String {
-    secrets
-        .iter()
-        .filter(|s| !s.is_empty())
-        .fold(text.to_owned(), |t, s| t.replace(s.as_str(), "<redacted>"))
-}
-
-fn instantiate_failure(error: wasmtime::Error) -> Failure {
-    crate::log_error!("cannot instantiate the component: {error:#}");
-    Failure {
-        kind: FailureKind::Instantiate,
-        message: "the plugin could not be started".to_owned(),
-    }
-}
-
 impl From<wit::Tool> for ToolSpec {
     fn from(t: wit::Tool) -> Self {
         ToolSpec {
@@ -588,63 +413,9 @@ impl From<wit::Tool> for ToolSpec {
     }
 }
 
-/// The interface names (without `@version`) a component file imports, sorted.
-///
-/// # Errors
-///
-/// The file cannot be read or compiled.
-pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
-    let engine = engine()?;
-    let wasm = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let component = wasmtime::component::Component::new(&engine, &wasm)?;
-    let mut names: Vec<String> = component
-        .component_type()
-        .imports(&engine)
-        .map(|(name, _)| name.split('@').next().unwrap_or(name).to_owned())
-        .collect();
-    names.sort();
-    names.dedup();
-    Ok(names)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const TIMEOUT: Duration = Duration::from_secs(7);
-
-    #[test]
-    fn the_epoch_interrupt_is_a_timeout() {
-        let f = classify(&wasmtime::Error::new(Trap::Interrupt), TIMEOUT, 64 << 20);
-        assert_eq!(
-            f,
-            Failure {
-                kind: FailureKind::Timeout,
-                message: "the call did not finish within 7 s".into()
-            }
-        );
-    }
-
-    #[test]
-    fn refused_memory_growth_is_out_of_memory() {
-        let e = wasmtime::format_err!("forcing trap when growing memory to 134217728 bytes");
-        let f = classify(&e, TIMEOUT, 64 << 20);
-        assert_eq!(f.kind, FailureKind::OutOfMemory);
-        assert!(f.message.contains("64 MiB"), "{}", f.message);
-    }
-
-    #[test]
-    fn other_traps_and_exits_are_plugin_failures() {
-        let f = classify(
-            &wasmtime::Error::new(Trap::UnreachableCodeReached),
-            TIMEOUT,
-            1,
-        );
-        assert_eq!(f.kind, FailureKind::Trap);
-        assert!(f.message.contains("unreachable"), "{}", f.message);
-        let f = classify(&wasmtime::Error::new(wasmtime_wasi::I32Exit(3)), TIMEOUT, 1);
-        assert_eq!(f.message, "the plugin failed (it exited with status 3)");
-    }
 
     /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
     /// any other tool traps.
@@ -656,7 +427,7 @@ mod tests {
             memory_limit_bytes: 16 << 20,
             cache_dir: None,
         };
-        let wat = include_str!("testdata/failing_guest.wat");
+        let wat = include_str!("../testdata/failing_guest.wat");
         Sandbox::from_bytes(wat.as_bytes(), "failing_guest.wat", options)
             .unwrap()
             .0
@@ -743,29 +514,5 @@ mod tests {
             );
             assert!(sandbox.list_tools().await.is_ok());
         });
-    }
-
-    #[test]
-    fn redaction_replaces_every_secret() {
-        let secrets = vec!["k3y".to_owned(), String::new()];
-        assert_eq!(
-            redact("a k3y and k3y", &secrets),
-            "a <redacted> and <redacted>"
-        );
-    }
-
-    #[test]
-    fn std_runtime_imports_are_disjoint_from_the_plugin_world() {
-        assert!(
-            STD_RUNTIME_IMPORTS
-                .iter()
-                .all(|i| !ALLOWED_IMPORTS.contains(i))
-        );
-        assert!(
-            STD_RUNTIME_IMPORTS
-                .iter()
-                .chain(ALLOWED_IMPORTS)
-                .all(|i| !i.starts_with("wasi:filesystem") && !i.starts_with("wasi:sockets"))
-        );
     }
 }
