@@ -1,0 +1,528 @@
+//! The measurements, in the order they run: for each server a series of cold starts, then one
+//! long-lived session for call latency, throughput at 1/8/32 calls in flight (upstream answering
+//! after 20 ms), peak RSS, and the 50 MB upstream body. The floors are measured the same way
+//! with the native stand-ins.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use bytes::Bytes;
+use host_harness::demo::{FakeOmbi, Reply};
+use serde_json::{Value, json};
+
+use crate::Plan;
+use crate::client::{McpClient, ServerSpec, cold_start};
+use crate::floor;
+use crate::stats::Summary;
+
+/// The route `read_search` with `media: "movie"` reads, as written in the fixture index.
+pub const SEARCH_ROUTE: &str = "/api/v1/Search/movie/{searchTerm}";
+/// What the floor and every server fetch.
+pub const SEARCH_PATH: &str = "/api/v1/Search/movie/matrix";
+/// The upstream delay of the throughput runs.
+pub const UPSTREAM_DELAY: Duration = Duration::from_millis(20);
+/// Calls in flight in the throughput runs.
+pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
+/// The oversized upstream body.
+pub const BIG_BODY_BYTES: usize = 50 * 1024 * 1024;
+/// The component's byte cap while reading a body (`component/src/upstream/mod.rs`).
+pub const BODY_CAP_BYTES: u64 = 4 * 1024 * 1024;
+
+const API_KEY: &str = "bench-key";
+
+/// The oversized-body call, for one server.
+#[derive(Debug, Clone)]
+pub struct BigBody {
+    /// Wall time of the call.
+    pub time: Summary,
+    /// Largest growth of peak RSS over the RSS before the call, in bytes (`None` in-process).
+    pub rss_growth: Option<u64>,
+    /// How the call ended.
+    pub outcome: String,
+}
+
+/// Everything measured for one server (or floor).
+#[derive(Debug, Clone, Default)]
+pub struct ServerResult {
+    /// `floor`, `ours`, `python`, `typescript`.
+    pub name: String,
+    /// Why it was not measured, if it was not.
+    pub skipped: Option<String>,
+    /// Spawn → first `tools/list` answer.
+    pub cold: Option<Summary>,
+    /// Size of the `tools/list` answer.
+    pub list_bytes: Option<usize>,
+    /// One `read_search` call (or floor GET), sequential.
+    pub latency: Option<Summary>,
+    /// (calls in flight, calls per second).
+    pub throughput: Vec<(usize, f64)>,
+    /// Peak RSS after latency and throughput runs.
+    pub peak_rss: Option<u64>,
+    /// The 50 MB body.
+    pub big: Option<BigBody>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Default)]
+pub struct Results {
+    /// floor, ours, python, typescript, in that order.
+    pub servers: Vec<ServerResult>,
+    /// Ours, compiling the component at every start (`--no-cache`).
+    pub ours_cold_no_cache: Option<Summary>,
+    /// `target/media_mcp.wasm`.
+    pub wasm_bytes: u64,
+    /// Machine and versions, for the report header.
+    pub environment: Vec<(String, String)>,
+}
+
+impl Results {
+    /// A server's results by name.
+    pub fn server(&self, name: &str) -> Option<&ServerResult> {
+        self.servers
+            .iter()
+            .find(|s| s.name == name && s.skipped.is_none())
+    }
+}
+
+fn search_args() -> Value {
+    json!({"query": "matrix", "media": "movie"})
+}
+
+/// Runs every measurement.
+///
+/// # Errors
+///
+/// A server that is expected to work (the floor, ours) fails.
+pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
+    let wasm = root.join("target/media_mcp.wasm");
+    let harness = root.join("target/release/host-harness");
+    let floor_server = root.join("target/release/bench-floor-server");
+    for path in [&wasm, &harness, &floor_server] {
+        anyhow::ensure!(
+            path.is_file(),
+            "{} is missing: run scripts/bench.sh",
+            path.display()
+        );
+    }
+    let fake = FakeOmbi::start(API_KEY).context("starting the fake Ombi")?;
+    let base_env = |extra: &[(&str, String)]| -> Vec<(String, String)> {
+        let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
+            .collect();
+        env.push(("OMBI_URL".into(), fake.url()));
+        env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+        env.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        env
+    };
+    let cache_dir = root.join("target/bench/cwasm-cache");
+    let ours = ServerSpec {
+        name: "ours".into(),
+        program: harness.clone(),
+        args: vec!["serve".into()],
+        env: base_env(&[
+            ("MEDIA_MCP_COMPONENT", wasm.display().to_string()),
+            ("MEDIA_MCP_CACHE_DIR", cache_dir.display().to_string()),
+        ]),
+    };
+    let mut results = Results {
+        wasm_bytes: std::fs::metadata(&wasm)?.len(),
+        environment: environment(root),
+        ..Results::default()
+    };
+
+    eprintln!("bench: floor");
+    let floor_spec = ServerSpec {
+        name: "floor".into(),
+        program: floor_server,
+        args: vec![],
+        env: base_env(&[]),
+    };
+    results
+        .servers
+        .push(measure_floor(&floor_spec, &fake, plan).await?);
+
+    eprintln!("bench: ours");
+    // One unmeasured start fills the compiled-artifact cache.
+    cold_start(&ours).await?.0.shutdown().await;
+    results
+        .servers
+        .push(measure_server(&ours, &fake, plan).await?);
+    let mut no_cache = ours.clone();
+    no_cache.args.push("--no-cache".into());
+    results.ours_cold_no_cache = Some(cold_series(&no_cache, plan.slow_cold_runs).await?.0);
+
+    for peer in peers(root, &base_env(&[])) {
+        match peer {
+            Ok(spec) => {
+                eprintln!("bench: {}", spec.name);
+                let name = spec.name.clone();
+                match measure_server(&spec, &fake, plan).await {
+                    Ok(r) => results.servers.push(r),
+                    Err(e) => results.servers.push(ServerResult {
+                        name,
+                        skipped: Some(format!("failed: {e:#}")),
+                        ..ServerResult::default()
+                    }),
+                }
+            }
+            Err((name, why)) => {
+                eprintln!("bench: skipping {name}: {why}");
+                results.servers.push(ServerResult {
+                    name,
+                    skipped: Some(why),
+                    ..ServerResult::default()
+                });
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// The peer servers, or why each cannot run.
+fn peers(root: &Path, env: &[(String, String)]) -> Vec<Result<ServerSpec, (String, String)>> {
+    let python = root.join("target/py/bin/python");
+    let python_ok = std::process::Command::new(&python)
+        .args(["-c", "import mcp.server.mcpserver, httpx2"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let node_dir = root.join("target/bench/node");
+    let node_ok = node_dir
+        .join("node_modules/@modelcontextprotocol/sdk/package.json")
+        .is_file()
+        && node_dir.join("server.mjs").is_file()
+        && std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    vec![
+        if python_ok {
+            Ok(ServerSpec {
+                name: "python".into(),
+                program: python,
+                args: vec![
+                    root.join("bench/peers/python/server.py")
+                        .display()
+                        .to_string(),
+                ],
+                env: env.to_vec(),
+            })
+        } else {
+            Err((
+                "python".into(),
+                "the `mcp` package is not installed in target/py (scripts/bench.sh installs it)"
+                    .into(),
+            ))
+        },
+        if node_ok {
+            Ok(ServerSpec {
+                name: "typescript".into(),
+                program: "node".into(),
+                args: vec![node_dir.join("server.mjs").display().to_string()],
+                env: env.to_vec(),
+            })
+        } else {
+            Err((
+                "typescript".into(),
+                "node or @modelcontextprotocol/sdk under target/bench/node is missing (scripts/bench.sh installs it)".into(),
+            ))
+        },
+    ]
+}
+
+/// `runs` cold starts; the summary and the `tools/list` answer size.
+async fn cold_series(spec: &ServerSpec, runs: usize) -> anyhow::Result<(Summary, usize)> {
+    let mut times = Vec::with_capacity(runs);
+    let mut bytes = 0;
+    for _ in 0..runs {
+        let (client, elapsed, list_bytes) = cold_start(spec).await?;
+        times.push(elapsed);
+        bytes = list_bytes;
+        client.shutdown().await;
+    }
+    Ok((Summary::of(&times), bytes))
+}
+
+/// Calls at `in_flight` concurrency until `total` are done; calls per second.
+async fn in_flight<F, Fut>(in_flight: usize, total: usize, call: F) -> anyhow::Result<f64>
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = anyhow::Result<()>> + Send,
+{
+    let call = Arc::new(call);
+    let left = Arc::new(AtomicUsize::new(total));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..in_flight {
+        let (call, left) = (call.clone(), left.clone());
+        workers.spawn(async move {
+            while left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                call().await?;
+            }
+            anyhow::Ok(())
+        });
+    }
+    while let Some(done) = workers.join_next().await {
+        done??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+fn slow_reply() -> Reply {
+    let body =
+        host_harness::demo::fixtures::fixture("v1-search-movie-term.json").unwrap_or_default();
+    Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
+}
+
+/// A JSON array of search rows (the fixture's, repeated) of at least [`BIG_BODY_BYTES`].
+fn big_body() -> Bytes {
+    let fixture =
+        host_harness::demo::fixtures::fixture("v1-search-movie-term.json").unwrap_or_default();
+    let rows: Vec<Value> = serde_json::from_slice(fixture).unwrap_or_default();
+    let rows: Vec<String> = rows.iter().map(Value::to_string).collect();
+    let mut body = Vec::with_capacity(BIG_BODY_BYTES + 4096);
+    body.push(b'[');
+    let mut i = 0;
+    while body.len() < BIG_BODY_BYTES {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(rows[i % rows.len()].as_bytes());
+        i += 1;
+    }
+    body.push(b']');
+    Bytes::from(body)
+}
+
+async fn measure_floor(
+    spec: &ServerSpec,
+    fake: &FakeOmbi,
+    plan: Plan,
+) -> anyhow::Result<ServerResult> {
+    let (cold, list_bytes) = cold_series(spec, plan.cold_runs).await?;
+    let addr = fake.addr();
+    for _ in 0..plan.warmup {
+        floor::get_json(addr, SEARCH_PATH, API_KEY).await?;
+    }
+    let mut times = Vec::with_capacity(plan.calls);
+    for _ in 0..plan.calls {
+        let started = Instant::now();
+        floor::get_json(addr, SEARCH_PATH, API_KEY).await?;
+        times.push(started.elapsed());
+    }
+    fake.clear_requests();
+    fake.set_override("GET", SEARCH_ROUTE, slow_reply());
+    let mut throughput = Vec::new();
+    for k in IN_FLIGHT {
+        let rate = in_flight(k, total_calls(k, plan), move || floor_call(addr)).await?;
+        throughput.push((k, rate));
+    }
+    fake.set_override("GET", SEARCH_ROUTE, Reply::json(200, big_body()));
+    let mut big_times = Vec::new();
+    let mut outcome = String::new();
+    for _ in 0..plan.big_runs {
+        let started = Instant::now();
+        let (_, bytes) = floor::get_json(addr, SEARCH_PATH, API_KEY).await?;
+        big_times.push(started.elapsed());
+        outcome = format!("read and parsed all {bytes} bytes");
+    }
+    fake.clear_overrides();
+    fake.clear_requests();
+    Ok(ServerResult {
+        name: spec.name.clone(),
+        cold: Some(cold),
+        list_bytes: Some(list_bytes),
+        latency: Some(Summary::of(&times)),
+        throughput,
+        peak_rss: None,
+        big: Some(BigBody {
+            time: Summary::of(&big_times),
+            rss_growth: None,
+            outcome,
+        }),
+        skipped: None,
+    })
+}
+
+async fn floor_call(addr: SocketAddr) -> anyhow::Result<()> {
+    floor::get_json(addr, SEARCH_PATH, API_KEY).await.map(drop)
+}
+
+fn total_calls(in_flight: usize, plan: Plan) -> usize {
+    (in_flight * plan.calls_per_slot).max(plan.calls_per_slot * 4)
+}
+
+/// One successful `read_search` call (an `isError` result is an error here).
+async fn good_call(client: &McpClient) -> anyhow::Result<()> {
+    let result = client.call("read_search", &search_args()).await?;
+    if result.get("isError") == Some(&Value::Bool(true))
+        || result.get("structuredContent").is_none()
+    {
+        bail!("read_search did not succeed: {result}");
+    }
+    Ok(())
+}
+
+async fn measure_server(
+    spec: &ServerSpec,
+    fake: &FakeOmbi,
+    plan: Plan,
+) -> anyhow::Result<ServerResult> {
+    let runs = if spec.name == "ours" {
+        plan.cold_runs
+    } else {
+        plan.slow_cold_runs
+    };
+    let (cold, list_bytes) = cold_series(spec, runs).await?;
+
+    let (client, _, _) = cold_start(spec).await?;
+    let client = Arc::new(client);
+    for _ in 0..plan.warmup {
+        good_call(&client).await?;
+    }
+    let mut times = Vec::with_capacity(plan.calls);
+    for _ in 0..plan.calls {
+        let started = Instant::now();
+        good_call(&client).await?;
+        times.push(started.elapsed());
+    }
+    fake.clear_requests();
+
+    fake.set_override("GET", SEARCH_ROUTE, slow_reply());
+    let mut throughput = Vec::new();
+    for k in IN_FLIGHT {
+        let c = client.clone();
+        let rate = in_flight(k, total_calls(k, plan), move || {
+            let c = c.clone();
+            async move { good_call(&c).await }
+        })
+        .await?;
+        throughput.push((k, rate));
+    }
+    fake.clear_requests();
+    let peak_rss = client.peak_rss();
+
+    fake.set_override("GET", SEARCH_ROUTE, Reply::json(200, big_body()));
+    let mut big_times = Vec::new();
+    let mut growth = 0u64;
+    let mut outcome = String::new();
+    for _ in 0..plan.big_runs {
+        let reset = client.reset_peak_rss();
+        let before = client.rss().unwrap_or(0);
+        let started = Instant::now();
+        let result = client.call("read_search", &search_args()).await;
+        big_times.push(started.elapsed());
+        if reset {
+            growth = growth.max(client.peak_rss().unwrap_or(0).saturating_sub(before));
+        }
+        outcome = describe_big(&result);
+    }
+    fake.clear_overrides();
+    fake.clear_requests();
+    let client = Arc::into_inner(client).context("a call is still running")?;
+    client.shutdown().await;
+    Ok(ServerResult {
+        name: spec.name.clone(),
+        cold: Some(cold),
+        list_bytes: Some(list_bytes),
+        latency: Some(Summary::of(&times)),
+        throughput,
+        peak_rss,
+        big: Some(BigBody {
+            time: Summary::of(&big_times),
+            rss_growth: Some(growth),
+            outcome,
+        }),
+        skipped: None,
+    })
+}
+
+/// One line on how the 50 MB call ended.
+fn describe_big(result: &anyhow::Result<Value>) -> String {
+    match result {
+        Err(e) => format!("protocol error: {}", first_chars(&format!("{e:#}"), 100)),
+        Ok(r) if r.get("isError") == Some(&Value::Bool(true)) => {
+            let code = r
+                .pointer("/structuredContent/error/code")
+                .and_then(Value::as_str);
+            let message = r
+                .pointer("/structuredContent/error/message")
+                .and_then(Value::as_str)
+                .or_else(|| r.pointer("/content/0/text").and_then(Value::as_str))
+                .unwrap_or("");
+            format!(
+                "isError {}: {}",
+                code.unwrap_or("-"),
+                first_chars(message, 100)
+            )
+        }
+        Ok(r) => format!(
+            "ok, {} bytes of structured content",
+            r.get("structuredContent")
+                .map_or(0, |v| v.to_string().len())
+        ),
+    }
+}
+
+fn first_chars(s: &str, n: usize) -> String {
+    let s = s.replace('|', "/").replace('\n', " ");
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+fn command_line(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_else(|| "unavailable".into())
+}
+
+/// Machine and versions.
+fn environment(root: &Path) -> Vec<(String, String)> {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let sdk = std::fs::read_to_string(
+        root.join("target/bench/node/node_modules/@modelcontextprotocol/sdk/package.json"),
+    )
+    .ok()
+    .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    .and_then(|v| v["version"].as_str().map(str::to_owned))
+    .unwrap_or_else(|| "not installed".into());
+    let mcp = command_line(
+        &root.join("target/py/bin/python").display().to_string(),
+        &[
+            "-c",
+            "import importlib.metadata as m; print(m.version('mcp'))",
+        ],
+    );
+    vec![
+        ("CPU".into(), format!("{cpu}, {cores} cores available")),
+        ("kernel".into(), kernel.trim().to_owned()),
+        ("rustc".into(), command_line("rustc", &["--version"])),
+        ("python mcp".into(), mcp),
+        ("node".into(), command_line("node", &["--version"])),
+        ("@modelcontextprotocol/sdk".into(), sdk),
+    ]
+}

@@ -1,0 +1,378 @@
+//! Renders the results as `BENCHMARKS.md`: the targets of issue 6 with their measured values
+//! first, then every table side by side (floor, ours, Python SDK peer, TypeScript SDK peer),
+//! the micro-benchmarks, the method, and the hand-written analysis from `bench/NOTES.md`.
+
+use std::fmt::Write as _;
+
+use crate::Plan;
+use crate::measure::{BIG_BODY_BYTES, BODY_CAP_BYTES, IN_FLIGHT, Results, ServerResult};
+use crate::micro::Micro;
+use crate::stats::Summary;
+
+/// "Small constant" of the 50 MB target: what the guest and host may hold on top of the cap
+/// (a second copy while the capped buffer is grown, hyper's read buffers, the error result).
+pub const BIG_BODY_SLACK_BYTES: u64 = 4 * 1024 * 1024;
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn ms(v: f64) -> String {
+    if v.is_nan() {
+        "–".into()
+    } else if v >= 100.0 {
+        format!("{v:.0} ms")
+    } else if v >= 1.0 {
+        format!("{v:.2} ms")
+    } else {
+        format!("{:.0} µs", v * 1000.0)
+    }
+}
+
+fn micro_time(v: f64) -> String {
+    if v >= 1.0 {
+        format!("{v:.2} ms")
+    } else if v >= 0.001 {
+        format!("{:.1} µs", v * 1000.0)
+    } else {
+        format!("{:.0} ns", v * 1e6)
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / MIB)
+}
+
+fn ratio(a: f64, b: f64) -> String {
+    if a.is_finite() && b.is_finite() && b > 0.0 {
+        format!("{:.1}×", a / b)
+    } else {
+        "–".into()
+    }
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "**met**" } else { "**missed**" }
+}
+
+fn rate(r: &ServerResult, k: usize) -> Option<f64> {
+    r.throughput.iter().find(|(n, _)| *n == k).map(|(_, v)| *v)
+}
+
+fn targets(out: &mut String, results: &Results) {
+    let floor = results.server("floor");
+    let ours = results.server("ours");
+    let python = results.server("python");
+    let ts = results.server("typescript");
+    let _ = writeln!(
+        out,
+        "## Targets\n\n| target | measured | verdict |\n|---|---|---|"
+    );
+    if let Some(o) = ours {
+        if let (Some(one), Some(many)) = (rate(o, 1), rate(o, 32)) {
+            let x = many / one;
+            let _ = writeln!(
+                out,
+                "| 32 calls in flight ≥ 20× the throughput of 1 (upstream answers after 20 ms) | {x:.1}× ({many:.0} vs {one:.1} calls/s) | {} |",
+                verdict(x >= 20.0)
+            );
+        }
+        if let (Some(f), Some(l)) = (floor.and_then(|f| f.latency), o.latency) {
+            let (dm, dp) = (l.median_ms - f.median_ms, l.p99_ms - f.p99_ms);
+            let _ = writeln!(
+                out,
+                "| `tools/call` overhead over the floor ≤ 1 ms at the median | {} ({} vs {}) | {} |",
+                ms(dm),
+                ms(l.median_ms),
+                ms(f.median_ms),
+                verdict(dm <= 1.0)
+            );
+            let _ = writeln!(
+                out,
+                "| `tools/call` overhead over the floor ≤ 3 ms at p99 | {} ({} vs {}) | {} |",
+                ms(dp),
+                ms(l.p99_ms),
+                ms(f.p99_ms),
+                verdict(dp <= 3.0)
+            );
+        }
+        if let (Some(f), Some(c)) = (floor.and_then(|f| f.cold), o.cold) {
+            let x = c.median_ms / f.median_ms;
+            let _ = writeln!(
+                out,
+                "| cold start with the cache ≤ 2× the floor (medians) | {x:.2}× ({} vs {}) | {} |",
+                ms(c.median_ms),
+                ms(f.median_ms),
+                verdict(x <= 2.0)
+            );
+            for (peer, name, want) in [(python, "Python SDK", 20.0), (ts, "TypeScript SDK", 5.0)] {
+                match peer.and_then(|p| p.cold) {
+                    Some(p) => {
+                        let x = p.median_ms / c.median_ms;
+                        let _ = writeln!(
+                            out,
+                            "| cold start ≥ {want:.0}× faster than the {name} peer | {x:.1}× ({} vs {}) | {} |",
+                            ms(c.median_ms),
+                            ms(p.median_ms),
+                            verdict(x >= want)
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            out,
+                            "| cold start ≥ {want:.0}× faster than the {name} peer | not measured (peer skipped) | – |"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| `target/media_mcp.wasm` ≤ 1 MiB (1,048,576 bytes; also a test) | {} bytes | {} |",
+        results.wasm_bytes,
+        verdict(results.wasm_bytes <= 1 << 20)
+    );
+    if let Some(b) = ours.and_then(|o| o.big.as_ref()) {
+        let limit = BODY_CAP_BYTES + BIG_BODY_SLACK_BYTES;
+        match b.rss_growth {
+            Some(g) => {
+                let _ = writeln!(
+                    out,
+                    "| 50 MB body: peak RSS grows ≤ the 4 MiB cap + {} | {} in {} ({}) | {} |",
+                    mib(BIG_BODY_SLACK_BYTES),
+                    mib(g),
+                    ms(b.time.median_ms),
+                    b.outcome,
+                    verdict(g <= limit)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "| 50 MB body bounded | not measured | – |");
+            }
+        }
+    }
+    out.push('\n');
+}
+
+fn summary_cells(s: Option<Summary>) -> String {
+    match s {
+        Some(s) => format!("{} | {} | {}", s.runs, ms(s.median_ms), ms(s.p99_ms)),
+        None => "– | – | –".into(),
+    }
+}
+
+/// The Markdown report.
+pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Benchmarks\n\nGenerated by `./scripts/bench.sh`{} — do not edit by hand; rerun it. Every \
+         figure below comes from the same run on the same machine, and is given as a ratio to \
+         its baseline measured in that run, because absolute times on shared 2-core machines are \
+         noisy. Medians and p99 are nearest-rank over the stated number of runs. The analysis \
+         (why, and what would close each gap) is at the end, from `bench/NOTES.md`.\n",
+        if plan.smoke {
+            " --smoke (a check that the suite works; the counts are too small to mean anything)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(out, "| machine | |\n|---|---|");
+    for (k, v) in &results.environment {
+        let _ = writeln!(out, "| {k} | {v} |");
+    }
+    out.push('\n');
+    targets(&mut out, results);
+
+    let floor = results.server("floor");
+    let _ = writeln!(
+        out,
+        "## Cold start: spawn → first `tools/list` answer\n\n\
+         `initialize`, `notifications/initialized`, `tools/list`, timed by the same client from \
+         just before `spawn`.\n\n| server | runs | median | p99 | × floor (median) | `tools/list` answer |\n|---|---|---|---|---|---|"
+    );
+    let floor_cold = floor.and_then(|f| f.cold).map_or(f64::NAN, |c| c.median_ms);
+    for r in &results.servers {
+        if let Some(why) = &r.skipped {
+            let _ = writeln!(out, "| {} | skipped: {why} | | | | |", r.name);
+            continue;
+        }
+        let label = if r.name == "ours" {
+            "ours (cache warm)".into()
+        } else {
+            label(&r.name)
+        };
+        let _ = writeln!(
+            out,
+            "| {label} | {} | {} | {} bytes |",
+            summary_cells(r.cold),
+            ratio(r.cold.map_or(f64::NAN, |c| c.median_ms), floor_cold),
+            r.list_bytes.unwrap_or(0)
+        );
+        if r.name == "ours" {
+            let nc = results.ours_cold_no_cache;
+            let _ = writeln!(
+                out,
+                "| ours (`--no-cache`: compiles the component) | {} | {} | same |",
+                summary_cells(nc),
+                ratio(nc.map_or(f64::NAN, |c| c.median_ms), floor_cold)
+            );
+        }
+    }
+
+    let _ = writeln!(
+        out,
+        "\n## `tools/call` latency: `read_search` `{{\"query\":\"matrix\",\"media\":\"movie\"}}`\n\n\
+         Sequential calls over one session; the floor is a native GET of the same fixture from the same \
+         fake Ombi on a fresh connection, parsed with serde_json.\n\n\
+         | server | runs | median | p99 | overhead over floor (median / p99) | × floor (median) |\n|---|---|---|---|---|---|"
+    );
+    let fl = floor.and_then(|f| f.latency);
+    for r in results.servers.iter().filter(|r| r.skipped.is_none()) {
+        let overhead = match (r.latency, fl) {
+            (Some(l), Some(f)) if r.name != "floor" => {
+                format!(
+                    "{} / {}",
+                    ms(l.median_ms - f.median_ms),
+                    ms(l.p99_ms - f.p99_ms)
+                )
+            }
+            _ => "–".into(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {overhead} | {} |",
+            label(&r.name),
+            summary_cells(r.latency),
+            ratio(
+                r.latency.map_or(f64::NAN, |l| l.median_ms),
+                fl.map_or(f64::NAN, |f| f.median_ms)
+            )
+        );
+    }
+
+    let _ = writeln!(
+        out,
+        "\n## Throughput: calls per second with 1, 8 and 32 calls in flight\n\n\
+         The fake Ombi answers the search after 20 ms. Calls per run: {} per in-flight slot, at least {}.\n\n\
+         | server | 1 | 8 | 32 | 32 vs 1 | 32 vs floor at 32 |\n|---|---|---|---|---|---|",
+        plan.calls_per_slot,
+        plan.calls_per_slot * 4
+    );
+    let floor32 = floor.and_then(|f| rate(f, 32)).unwrap_or(f64::NAN);
+    for r in results.servers.iter().filter(|r| r.skipped.is_none()) {
+        let cells: Vec<String> = IN_FLIGHT
+            .iter()
+            .map(|k| rate(r, *k).map_or("–".into(), |v| format!("{v:.1}")))
+            .collect();
+        let one = rate(r, 1).unwrap_or(f64::NAN);
+        let many = rate(r, 32).unwrap_or(f64::NAN);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            label(&r.name),
+            cells.join(" | "),
+            ratio(many, one),
+            ratio(many, floor32)
+        );
+    }
+
+    let _ = writeln!(
+        out,
+        "\n## Memory and size\n\n| server | peak RSS (after the latency and throughput runs) |\n|---|---|"
+    );
+    for r in results
+        .servers
+        .iter()
+        .filter(|r| r.skipped.is_none() && r.name != "floor")
+    {
+        let _ = writeln!(
+            out,
+            "| {} | {} |",
+            label(&r.name),
+            r.peak_rss.map_or("–".into(), mib)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n`target/media_mcp.wasm`: **{} bytes** ({:.1}% of 1 MiB). `tools/list` answer: see the cold-start table.\n",
+        results.wasm_bytes,
+        results.wasm_bytes as f64 / MIB * 100.0
+    );
+
+    let _ = writeln!(
+        out,
+        "## A {} MiB upstream body\n\nThe search route answers a valid JSON array of {} bytes. \
+         Peak RSS growth = the server's `VmHWM` after the call minus its `VmRSS` before it (the peak \
+         is reset through `/proc/PID/clear_refs` first); the largest over the runs.\n\n\
+         | server | runs | median | p99 | peak RSS growth | outcome |\n|---|---|---|---|---|---|",
+        BIG_BODY_BYTES >> 20,
+        BIG_BODY_BYTES
+    );
+    for r in results.servers.iter().filter(|r| r.skipped.is_none()) {
+        if let Some(b) = &r.big {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                label(&r.name),
+                summary_cells(Some(b.time)),
+                b.rss_growth.map_or("– (in-process)".into(), mib),
+                b.outcome
+            );
+        }
+    }
+
+    let _ = writeln!(
+        out,
+        "\n## Micro-benchmarks (criterion, `component/benches/micro.rs`)\n\n\
+         Native builds of the component's own code; time per iteration over criterion's samples.\n\n\
+         | benchmark | samples | median | p99 |\n|---|---|---|---|"
+    );
+    if micro.is_empty() {
+        let _ = writeln!(out, "| not run | | | |");
+    }
+    for m in micro {
+        let s = m.per_iteration;
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            m.id,
+            s.runs,
+            micro_time(s.median_ms),
+            micro_time(s.p99_ms)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n## Method\n\n\
+         * One driver (`bench/src/`, tokio current-thread) spawns every server over stdio and talks \
+           newline-delimited JSON-RPC to it; the fake Ombi (`host_harness::demo::FakeOmbi`) runs on its \
+           own thread in the driver and serves all servers on loopback.\n\
+         * **Floors**: `bench-floor-server` answers `initialize` and `tools/list` with canned JSON; the \
+           call floor is a hyper GET on a fresh connection (as the sandbox's wasi:http client opens one \
+           per request) plus `serde_json` parsing.\n\
+         * **Peers** (`bench/peers/`): one tool, `read_search`, that GETs the same route with the \
+           `ApiKey` header and returns the parsed body as structured content — no validation, \
+           projection or byte cap. Python: `mcp` (MCPServer) with its own httpx2 client; TypeScript: \
+           `@modelcontextprotocol/sdk` (McpServer) with Node's fetch.\n\
+         * **Ours**: `target/release/host-harness serve` with `target/media_mcp.wasm`, default settings \
+           (a fresh wasm instance per call, 64 MiB memory limit, log level info to stderr, which the \
+           driver discards); the compiled-artifact cache in `target/bench/cwasm-cache`, warmed by one \
+           unmeasured start.\n\
+         * Counts: {} cold starts of the floor and ours, {} of the peers and of ours without the cache; \
+           {} sequential calls after {} warm-up calls; {} calls with the big body.\n",
+        plan.cold_runs, plan.slow_cold_runs, plan.calls, plan.warmup, plan.big_runs
+    );
+    if !notes.trim().is_empty() {
+        out.push_str(notes.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn label(name: &str) -> String {
+    match name {
+        "floor" => "floor (native)".into(),
+        "python" => "Python SDK peer".into(),
+        "typescript" => "TypeScript SDK peer".into(),
+        other => other.into(),
+    }
+}

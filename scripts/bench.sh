@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark suite (issue 6): builds the component, the harness and the bench
+# driver, installs the two peers' SDKs (Python `mcp` into target/py, TypeScript
+# `@modelcontextprotocol/sdk` into target/bench/node), runs the criterion micro-benchmarks and
+# the driver, and writes BENCHMARKS.md.
+#
+#   ./scripts/bench.sh           full run (about 3 minutes on 2 cores once built)
+#   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI); peers whose
+#                                packages cannot be installed are skipped and the report says so;
+#                                writes target/bench/BENCHMARKS.smoke.md instead
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=""
+if [[ "${1:-}" == "--smoke" ]]; then
+  smoke="--smoke"
+elif [[ $# -gt 0 ]]; then
+  echo "usage: $0 [--smoke]" >&2
+  exit 2
+fi
+
+./scripts/build-component.sh
+cargo build --locked --release -p host-harness -p media-mcp-bench
+
+# Peers. A failed install is fatal for a full run (its table would be incomplete) and a
+# skipped peer in smoke mode.
+install_peers() {
+  python3 -m venv target/py >/dev/null
+  target/py/bin/pip install --quiet --disable-pip-version-check -r bench/peers/python/requirements.txt
+  mkdir -p target/bench/node
+  cp bench/peers/typescript/package.json bench/peers/typescript/server.mjs target/bench/node/
+  (cd target/bench/node && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+}
+if [[ -n "$smoke" ]]; then
+  install_peers || echo "bench: peer installation failed; the smoke run skips what is missing" >&2
+else
+  install_peers
+fi
+
+if [[ -n "$smoke" ]]; then
+  # One iteration of each micro-benchmark: they still compile and run.
+  cargo bench --locked -p media-mcp --bench micro -- --test
+else
+  rm -rf target/criterion
+  cargo bench --locked -p media-mcp --bench micro -- --warm-up-time 1 --measurement-time 3
+fi
+
+target/release/media-mcp-bench $smoke
