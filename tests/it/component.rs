@@ -33,3 +33,21 @@ fn component_imports_only_environment_http_and_their_dependencies() {
         "the component imports more than the plugin world needs: {extra:?} (all imports: {imports:?})"
     );
 }
+
+/// The artifact budget (issue 6): `target/media_mcp.wasm` at most 1 MiB. Deterministic for a
+/// given source tree, so it is a test; speed is measured by `scripts/bench.sh`, never here.
+const MAX_COMPONENT_BYTES: u64 = 1 << 20;
+
+#[test]
+fn component_artifact_is_at_most_one_mebibyte() {
+    let path = component_file();
+    let bytes = std::fs::metadata(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .len();
+    assert!(
+        bytes <= MAX_COMPONENT_BYTES,
+        "{} is {bytes} bytes, {} over the 1 MiB ({MAX_COMPONENT_BYTES} bytes) budget",
+        path.display(),
+        bytes - MAX_COMPONENT_BYTES
+    );
+}
