@@ -6,7 +6,7 @@ use super::bindings::wasi::clocks::monotonic_clock;
 use super::bindings::wasi::http::outgoing_handler;
 use super::bindings::wasi::http::types::{
     ErrorCode, Fields, IncomingResponse, Method as WasiMethod, OutgoingBody, OutgoingRequest,
-    RequestOptions, Scheme,
+    RequestOptions, Scheme, http_error_code,
 };
 use super::bindings::wasi::io::poll;
 use super::bindings::wasi::io::streams::StreamError;
@@ -77,6 +77,16 @@ fn map_error(e: &ErrorCode) -> UpstreamError {
     }
 }
 
+/// A failure while reading a response body: the request was delivered, so nothing is "not
+/// sent" here; a timeout stays a timeout, anything else lost the answer.
+fn body_error(e: &ErrorCode) -> UpstreamError {
+    match map_error(e) {
+        UpstreamError::Timeout { .. } => UpstreamError::Timeout { sent: true },
+        UpstreamError::Protocol { detail, .. } => UpstreamError::Protocol { sent: true, detail },
+        _ => UpstreamError::ConnectionLost,
+    }
+}
+
 fn split_url(url: &str) -> Option<(Scheme, &str, &str)> {
     let (scheme, rest) = url.split_once("://")?;
     let scheme = match scheme {
@@ -126,7 +136,8 @@ impl Upstream for WasiUpstream {
         let options = RequestOptions::new();
         let _ = options.set_connect_timeout(Some(CONNECT_TIMEOUT_NS.min(budget)));
         let _ = options.set_first_byte_timeout(Some(budget));
-        let _ = options.set_between_bytes_timeout(Some(BETWEEN_BYTES_TIMEOUT_NS.min(budget)));
+        let between_bytes = BETWEEN_BYTES_TIMEOUT_NS.min(budget);
+        let _ = options.set_between_bytes_timeout(Some(between_bytes));
         let body = match &request.body {
             Some(_) => Some(req.body().map_err(|_| protocol(false, "no request body"))?),
             None => None,
@@ -147,7 +158,7 @@ impl Upstream for WasiUpstream {
             _ => return Err(protocol(true, "the response was lost")),
         };
         drop(ready);
-        read_response(response, max_body_bytes, &timer)
+        read_response(response, max_body_bytes, &timer, between_bytes)
     }
 }
 
@@ -165,10 +176,15 @@ fn write_body(body: OutgoingBody, bytes: &[u8]) -> Result<(), UpstreamError> {
     OutgoingBody::finish(body, None).map_err(|e| map_error(&e))
 }
 
+/// Slack when deciding that a body error was the host's between-bytes timeout: the host's
+/// timer starts when it received the last chunk, a little before the guest read it.
+const TIMER_SLACK_NS: u64 = 250_000_000;
+
 fn read_response(
     response: IncomingResponse,
     cap: usize,
     timer: &poll::Pollable,
+    between_bytes_ns: u64,
 ) -> Result<HttpResponse, UpstreamError> {
     let status = response.status();
     let mut out = HttpResponse {
@@ -198,6 +214,7 @@ fn read_response(
             .stream()
             .map_err(|_| protocol(true, "response body unavailable"))?;
         let readable = stream.subscribe();
+        let mut last_progress = monotonic_clock::now();
         loop {
             let fired = poll::poll(&[&readable, timer]);
             if !fired.contains(&0) {
@@ -208,11 +225,25 @@ fn read_response(
                     if out.body.len() + chunk.len() > cap {
                         return Err(UpstreamError::BodyTooLarge { status, limit: cap });
                     }
+                    if !chunk.is_empty() {
+                        last_progress = monotonic_clock::now();
+                    }
                     out.body.extend_from_slice(&chunk);
                 }
                 Err(StreamError::Closed) => break,
-                Err(StreamError::LastOperationFailed(_)) => {
-                    return Err(UpstreamError::ConnectionLost);
+                // Why the body stopped: the host's between-bytes timeout (a stall) is a
+                // timeout, like our own deadline, not a broken connection. wasmtime 48 does not
+                // attach an error code to body errors, so a silence as long as that timeout
+                // tells it apart from a reset.
+                Err(StreamError::LastOperationFailed(e)) => {
+                    let silent = monotonic_clock::now().saturating_sub(last_progress);
+                    return Err(match http_error_code(&e) {
+                        Some(code) => body_error(&code),
+                        None if silent + TIMER_SLACK_NS >= between_bytes_ns => {
+                            UpstreamError::Timeout { sent: true }
+                        }
+                        None => UpstreamError::ConnectionLost,
+                    });
                 }
             }
         }

@@ -6,7 +6,7 @@
 use super::client::Effect;
 use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
-use super::shape::array;
+use super::shape::records;
 use crate::args::{Args, Window};
 use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
@@ -56,7 +56,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "movie" if args.has("year") || args.has("language_code") => {
             let body = json!({"searchTerm": query, "year": args.int("year"), "languageCode": args.str("language_code").unwrap_or("en")});
             (
-                array(
+                records(
                     ombi.send(
                         Method::Post,
                         "/api/v1/Search/movie",
@@ -69,7 +69,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )
         }
         "movie" => (
-            array(
+            records(
                 ombi.get(&format!("/api/v1/Search/movie/{term}"))?,
                 "search results",
             )?,
@@ -78,7 +78,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "movie_by_person" => {
             let body = json!({"searchTerm": query, "languageCode": args.str("language_code").unwrap_or("en")});
             (
-                array(
+                records(
                     ombi.send(
                         Method::Post,
                         "/api/v1/Search/movie/actor",
@@ -93,7 +93,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "tv" => {
             warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
             (
-                array(
+                records(
                     ombi.get(&format!("/api/v1/Search/tv/{term}"))?,
                     "search results",
                 )?,
@@ -101,14 +101,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )
         }
         "artist" => (
-            array(
+            records(
                 ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?,
                 "search results",
             )?,
             Row::Artist,
         ),
         "album" => (
-            array(
+            records(
                 ombi.get(&format!("/api/v1/Search/music/album/{term}"))?,
                 "search results",
             )?,
@@ -124,7 +124,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             });
             let path = format!("/api/v2/Search/multi/{term}");
             (
-                array(
+                records(
                     ombi.send(Method::Post, &path, Some(&body), Effect::Read)?,
                     "search results",
                 )?,

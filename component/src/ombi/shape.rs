@@ -41,6 +41,21 @@ pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
     }
 }
 
+/// Like [`array`], for lists of records: an element that is not a JSON object means the body
+/// is not the documented shape (projecting it would invent empty records).
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
+pub fn records(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+    let rows = array(body, what)?;
+    if rows.iter().any(|r| !r.is_object()) {
+        return Err(ToolError::schema_mismatch(format!(
+            "expected a JSON array of {what} (objects) from upstream"
+        )));
+    }
+    Ok(rows)
+}
+
 /// The upstream object, `None` for 204/`null`, a schema mismatch for anything else.
 ///
 /// # Errors
@@ -70,4 +85,18 @@ pub fn local_page(family: &str, all: Vec<Value>, window: Window, unit: &str) -> 
     let items = paging::slice(all, window);
     let page = paging::local(window, items.len(), total, unit);
     json!({"kind": family, "items": items, "page": page})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_refuse_rows_that_are_not_objects() {
+        // A version-mismatched or hostile upstream: projecting these would invent empty records.
+        let e = records(Some(json!([["not", "a", "record"]])), "search results").unwrap_err();
+        assert_eq!(e.code, crate::contract::ErrorCode::UpstreamSchemaMismatch);
+        assert_eq!(records(Some(json!([{"id": 1}])), "x").unwrap().len(), 1);
+        assert!(records(None, "x").unwrap().is_empty());
+    }
 }

@@ -115,6 +115,9 @@ pub fn status_error(resp: &HttpResponse, mutation: bool) -> Option<ToolError> {
         )
         .retryable(!mutation)
         .with_retry_after(resp.retry_after_seconds),
+        // The plugin never follows redirects, so a change answered with one (a proxy's login
+        // page, or Post/Redirect/Get after the change was made) has an unknown outcome.
+        300..=399 if mutation => unknown_outcome(&format!("HTTP {status} redirect, not followed")),
         300..=399 => ToolError::new(
             ErrorCode::UpstreamRejected,
             "the upstream server answered with a redirect, which the plugin does not follow",
@@ -303,6 +306,15 @@ mod tests {
         assert!(e.message.contains("user"));
         let e = status_error(&resp(401, None, "Invalid API Key"), false).unwrap();
         assert_eq!(e.code, ErrorCode::AuthenticationFailed);
+    }
+
+    #[test]
+    fn a_redirect_answering_a_write_is_an_unknown_outcome() {
+        let r = resp(303, None, "");
+        let e = status_error(&r, true).unwrap();
+        assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+        let e = status_error(&r, false).unwrap();
+        assert_eq!((e.code, e.retryable), (ErrorCode::UpstreamRejected, false));
     }
 
     #[test]
