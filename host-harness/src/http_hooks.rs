@@ -77,6 +77,26 @@ impl WasiHttpHooks for PolicyHooks {
         err: &hyper::Error,
     ) -> wasmtime_wasi_http::p2::bindings::http::types::ErrorCode {
         crate::log_debug!("outgoing HTTP exchange failed: {err}");
-        wasmtime_wasi_http::p2::bindings::http::types::ErrorCode::HttpProtocolError
+        error_code_of_hyper(err)
+    }
+}
+
+/// What the guest is told about a failed exchange: a connection closed or reset before the
+/// whole response arrived is `connection-terminated` (the answer was lost, which makes a
+/// write's outcome unknown), a hyper timeout a response timeout, and only what hyper could
+/// not parse a protocol error.
+fn error_code_of_hyper(
+    err: &hyper::Error,
+) -> wasmtime_wasi_http::p2::bindings::http::types::ErrorCode {
+    use wasmtime_wasi_http::p2::bindings::http::types::ErrorCode;
+    let io_failure = std::error::Error::source(err)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .is_some();
+    if err.is_timeout() {
+        ErrorCode::HttpResponseTimeout
+    } else if err.is_incomplete_message() || err.is_closed() || err.is_canceled() || io_failure {
+        ErrorCode::ConnectionTerminated
+    } else {
+        ErrorCode::HttpProtocolError
     }
 }
