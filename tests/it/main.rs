@@ -8,6 +8,7 @@
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
 //! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
+//! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `cli`: `tools`, `call`, `demo`, `--help`, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
@@ -16,6 +17,8 @@ mod calls;
 mod cli;
 mod component;
 mod fake_ombi;
+mod faults;
 mod mcp_stdio;
 mod moviepilot;
 mod policy;
+mod support;

@@ -12,15 +12,20 @@
 //!    `{"error":"Object reference not set to an instance of an object."}`.
 //!
 //! Tests can replace what a route answers while the server runs ([`FakeOmbi::set_override`])
-//! with a [`Reply`]: status, content type, body, extra headers, delay. `Reply` is an enum so
-//! that faults (connection reset, a stall mid-body, a lying `Content-Length`, a huge streamed
-//! body, gzip) can be added as variants without touching the routing. A base path
+//! with a [`Reply`]: status, content type, body, extra headers, delay; raw bytes on the socket
+//! ending in a close, a reset or a stall (a lying `Content-Length`, a reset mid-body); a huge
+//! body made while it streams; or one of several replies picked per request. The
+//! [`Fault`](super::faults::Fault)s are built from these, and
+//! [`FakeOmbi::set_override_everywhere`] applies one to every `/api/` route. A base path
 //! ([`FakeOmbiBuilder::base_path`]) serves everything under a prefix, like Ombi's `BaseUrl`.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -82,6 +87,41 @@ pub enum Reply {
         /// Wait before answering (the upstream is slow).
         delay: Duration,
     },
+    /// Bytes written straight to the socket after `delay` (no HTTP framing by the server, so
+    /// they may lie about lengths or stop half-way), then the connection ends as `end` says.
+    /// Built by [`Fault`](super::faults::Fault) for replies no well-behaved server sends.
+    Raw {
+        /// What is written, headers included.
+        bytes: Bytes,
+        /// How the connection ends afterwards.
+        end: RawEnd,
+        /// Wait before writing.
+        delay: Duration,
+    },
+    /// A body of `total` filler bytes made chunk by chunk while it is sent (never held in
+    /// memory), with a `Content-Length` when `declare_length`, chunked otherwise.
+    Streamed {
+        /// HTTP status.
+        status: u16,
+        /// Body length in bytes.
+        total: u64,
+        /// Whether `Content-Length` announces `total`.
+        declare_length: bool,
+    },
+    /// One of several replies, picked by a hash of the request (method, path, query, body):
+    /// the same request always gets the same reply, different requests spread over all.
+    PerRequest(Vec<Reply>),
+}
+
+/// How a [`Reply::Raw`] connection ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawEnd {
+    /// An orderly close (FIN) after the bytes.
+    Close,
+    /// A reset (RST, `SO_LINGER` 0) after the bytes.
+    Reset,
+    /// Keep the connection open and silent for this long, then close.
+    Stall(Duration),
 }
 
 impl Reply {
@@ -122,6 +162,8 @@ impl Reply {
                 headers,
                 delay,
             },
+            Reply::Raw { bytes, end, .. } => Reply::Raw { bytes, end, delay },
+            other => other,
         }
     }
 
@@ -144,6 +186,7 @@ impl Reply {
                     delay,
                 }
             }
+            other => other,
         }
     }
 }
@@ -156,6 +199,10 @@ struct Shared {
     routes: RouteTable,
     requests: Mutex<Vec<RecordedRequest>>,
     overrides: Mutex<HashMap<(String, String), Reply>>,
+    /// Answers every `/api/` request (after the key check) when set.
+    everywhere: Mutex<Option<Reply>>,
+    /// Filler bytes handed to the socket by [`Reply::Streamed`] bodies.
+    streamed: Arc<AtomicU64>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -196,6 +243,8 @@ impl FakeOmbiBuilder {
             routes,
             requests: Mutex::new(Vec::new()),
             overrides: Mutex::new(HashMap::new()),
+            everywhere: Mutex::new(None),
+            streamed: Arc::new(AtomicU64::new(0)),
         });
         let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         listener.set_nonblocking(true)?;
@@ -289,9 +338,27 @@ impl FakeOmbi {
         lock(&self.shared.overrides).remove(&override_key(method, template));
     }
 
-    /// Restores every route's fixture answer.
+    /// Restores every route's fixture answer (and clears [`FakeOmbi::set_override_everywhere`]).
     pub fn clear_overrides(&self) {
         lock(&self.shared.overrides).clear();
+        *lock(&self.shared.everywhere) = None;
+    }
+
+    /// Makes the route answer with `fault` from now on (see [`Fault`](super::faults::Fault)).
+    pub fn set_fault(&self, method: &str, template: &str, fault: &super::faults::Fault) {
+        self.set_override(method, template, fault.reply());
+    }
+
+    /// Makes every `/api/` request with the right key (routed or not) answer `reply`, before
+    /// any per-route override; `None` restores routing.
+    pub fn set_override_everywhere(&self, reply: Option<Reply>) {
+        *lock(&self.shared.everywhere) = reply;
+    }
+
+    /// Filler bytes that [`Reply::Streamed`] bodies have handed to sockets so far: a reader
+    /// that stops at its byte cap leaves this far below the announced size.
+    pub fn streamed_bytes(&self) -> u64 {
+        self.shared.streamed.load(Ordering::Relaxed)
     }
 }
 
@@ -324,22 +391,80 @@ async fn accept_loop(
             _ = &mut stop => return,
             accepted = listener.accept() => {
                 let Ok((stream, _peer)) = accepted else { continue };
+                // A second handle on the same socket lets a [`Reply::Raw`] take the connection
+                // over from hyper: dropping hyper's handle closes nothing while this one lives.
+                let Some((stream, spare)) = duplicate(stream) else { continue };
                 let shared = shared.clone();
                 tokio::spawn(async move {
+                    let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
+                    let raw_tx = Arc::new(Mutex::new(Some(raw_tx)));
                     let service = hyper::service::service_fn(move |request| {
                         let shared = shared.clone();
-                        async move { Ok::<_, Infallible>(handle(&shared, request).await) }
+                        let raw_tx = raw_tx.clone();
+                        async move { Ok::<_, Infallible>(handle(&shared, request, &raw_tx).await) }
                     });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        _ = connection => {}
+                        plan = raw_rx => {
+                            if let Ok(plan) = plan {
+                                run_raw(spare, plan).await;
+                            }
+                        }
+                    }
                 });
             }
         }
     }
 }
 
-async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<ResponseBody> {
+/// A raw reply handed from the service to the connection task.
+struct RawPlan {
+    bytes: Bytes,
+    end: RawEnd,
+    delay: Duration,
+}
+
+type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
+
+fn duplicate(
+    stream: tokio::net::TcpStream,
+) -> Option<(tokio::net::TcpStream, std::net::TcpStream)> {
+    let std_stream = stream.into_std().ok()?;
+    let spare = std_stream.try_clone().ok()?;
+    Some((tokio::net::TcpStream::from_std(std_stream).ok()?, spare))
+}
+
+async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
+    use tokio::io::AsyncWriteExt as _;
+    let Ok(mut stream) = tokio::net::TcpStream::from_std(spare) else {
+        return;
+    };
+    if !plan.delay.is_zero() {
+        tokio::time::sleep(plan.delay).await;
+    }
+    if !plan.bytes.is_empty() {
+        let _ = stream.write_all(&plan.bytes).await;
+        let _ = stream.flush().await;
+    }
+    match plan.end {
+        RawEnd::Close => {
+            let _ = stream.shutdown().await;
+        }
+        // Zero linger makes the close send RST; the socket is non-blocking, so nothing blocks.
+        RawEnd::Reset => {
+            let _ = stream.set_zero_linger();
+        }
+        RawEnd::Stall(duration) => tokio::time::sleep(duration).await,
+    }
+}
+
+async fn handle(
+    shared: &Shared,
+    request: Request<Incoming>,
+    raw: &RawSender,
+) -> Response<ResponseBody> {
     let (parts, body) = request.into_parts();
     let body = body
         .collect()
@@ -371,6 +496,12 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Respons
         == Some(shared.api_key.as_str());
     let method = record.method.clone();
     let full_path = record.path.clone();
+    let fingerprint = fnv1a(&[
+        record.method.as_bytes(),
+        record.path.as_bytes(),
+        record.query.as_bytes(),
+        &record.body,
+    ]);
     lock(&shared.requests).push(record);
 
     let Some(path) = strip_base(&full_path, &shared.base_path) else {
@@ -392,6 +523,12 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Respons
             &[],
         );
     }
+    let everywhere = lock(&shared.everywhere).clone();
+    if let Some(reply) = everywhere
+        && path.to_ascii_lowercase().starts_with("/api/")
+    {
+        return send_reply(shared, reply, &fingerprint, raw).await;
+    }
     let Some(route) = shared.routes.find(&method, path) else {
         return if method == "GET" {
             let page = fixture("err-spa-fallback-html.txt").unwrap_or_default();
@@ -409,7 +546,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Respons
         .get(&override_key(&method, &route.template))
         .cloned();
     if let Some(reply) = reply {
-        return send_reply(reply).await;
+        return send_reply(shared, reply, &fingerprint, raw).await;
     }
     match &route.body_file {
         None => respond(route.status, None, Bytes::new(), &[]),
@@ -425,8 +562,61 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Respons
     }
 }
 
-async fn send_reply(reply: Reply) -> Response<ResponseBody> {
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in part.iter().chain(&[0xff]) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+async fn send_reply(
+    shared: &Shared,
+    mut reply: Reply,
+    fingerprint: &u64,
+    raw: &RawSender,
+) -> Response<ResponseBody> {
+    // Bounded: each step removes one level of nesting.
+    while let Reply::PerRequest(options) = reply {
+        if options.is_empty() {
+            return respond(500, None, Bytes::new(), &[]);
+        }
+        let at = (fingerprint % options.len() as u64) as usize;
+        reply = options
+            .into_iter()
+            .nth(at)
+            .unwrap_or_else(|| Reply::empty(500));
+    }
     match reply {
+        Reply::Raw { bytes, end, delay } => {
+            let sender = lock(raw).take();
+            if let Some(sender) = sender
+                && sender.send(RawPlan { bytes, end, delay }).is_ok()
+            {
+                // The connection task now owns the socket; hyper must never answer.
+                std::future::pending::<()>().await;
+            }
+            respond(500, None, Bytes::new(), &[])
+        }
+        Reply::Streamed {
+            status,
+            total,
+            declare_length,
+        } => {
+            let body = Filler {
+                left: total,
+                started: false,
+                declared: declare_length.then_some(total),
+                counter: shared.streamed.clone(),
+            };
+            let mut response = respond(status, Some(JSON), Bytes::new(), &[]);
+            *response.body_mut() = BodyExt::boxed(body);
+            response
+        }
+        Reply::PerRequest(_) => respond(500, None, Bytes::new(), &[]),
         Reply::Canned {
             status,
             content_type,
@@ -462,6 +652,53 @@ fn respond(
     })
 }
 
+/// A streamed body of filler (`[0,0,0,...`): each frame is made when hyper asks for it, so
+/// a reader that stops early leaves the rest unmade.
+struct Filler {
+    left: u64,
+    started: bool,
+    declared: Option<u64>,
+    counter: Arc<AtomicU64>,
+}
+
+/// Bytes per frame of a [`Filler`] body.
+const FILLER_CHUNK: u64 = 64 * 1024;
+
+impl http_body::Body for Filler {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        if self.left == 0 {
+            return Poll::Ready(None);
+        }
+        let first = !self.started;
+        self.started = true;
+        let n = self.left.min(FILLER_CHUNK);
+        self.left -= n;
+        self.counter.fetch_add(n, Ordering::Relaxed);
+        let mut chunk = b"0,".repeat((n / 2) as usize);
+        chunk.resize(n as usize, b' ');
+        if first {
+            chunk[0] = b'[';
+        }
+        Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from(chunk)))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.left == 0
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        match self.declared {
+            Some(_) => http_body::SizeHint::with_exact(self.left),
+            None => http_body::SizeHint::default(),
+        }
+    }
+}
 fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
     if base.is_empty() {
         return Some(path);
