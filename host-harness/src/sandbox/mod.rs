@@ -9,13 +9,10 @@
 //! `tokio::time::timeout` bounds the wall-clock time of the whole call, including time parked
 //! in host I/O where epochs do not count, and drops the store when it fires.
 //!
-//! The linker provides what the `plugin` world needs ([`ALLOWED_IMPORTS`]: `wasi:cli/environment`,
-//! `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` types + outgoing-handler behind
-//! [`PolicyHooks`]), plus the capability-free interfaces Rust's standard library imports on
-//! wasm32-wasip2 ([`STD_RUNTIME_IMPORTS`]: exit, empty stdin, stdout/stderr captured in memory,
-//! no terminal, random seeds). Never filesystem or sockets: a component importing those fails
-//! to instantiate. What the guest writes to stderr (a panic message) is logged, redacted, when a
-//! call traps.
+//! The linker provides exactly what the `plugin` world needs ([`ALLOWED_IMPORTS`]:
+//! `wasi:cli/environment`, `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` types +
+//! outgoing-handler behind [`PolicyHooks`]); stdin, stdout and stderr are closed or sinks. A
+//! component importing anything else (filesystem, sockets, random, exit, stdio...) fails to load.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -26,7 +23,6 @@ use anyhow::Context as _;
 use wasmtime::component::ResourceTable;
 use wasmtime::{Config, Engine, Store, StoreLimitsBuilder, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi_http::WasiHttpCtx;
 
 use crate::artifact_cache::{self, Provenance};
@@ -37,9 +33,9 @@ mod failure;
 mod linker;
 
 pub use failure::{Failure, FailureKind};
-pub use linker::{ALLOWED_IMPORTS, STD_RUNTIME_IMPORTS, component_imports};
+pub use linker::{ALLOWED_IMPORTS, component_imports};
 
-use failure::{classify, instantiate_failure, redact, timeout_failure};
+use failure::{classify, instantiate_failure, timeout_failure};
 use linker::{HostState, linker};
 
 mod bindings {
@@ -62,9 +58,6 @@ use bindings::exports::media_mcp::plugin::tools as wit;
 
 /// How often the epoch advances; also how often a running guest yields to tokio.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// How much guest stderr is kept per call.
-const GUEST_STDERR_BYTES: usize = 16 * 1024;
 
 /// One tool as the component lists it (JSON fields still as text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +125,8 @@ pub struct LoadReport {
     pub elapsed: Duration,
     /// Size of the component file.
     pub wasm_bytes: usize,
+    /// SHA-256 of the component bytes (the cache keys are derived from it).
+    pub component_digest: [u8; 32],
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] until dropped.
@@ -166,7 +161,6 @@ impl Drop for EpochTicker {
 pub struct Sandbox {
     pre: PluginPre<HostState>,
     guest_env: Arc<[(String, String)]>,
-    secrets: Vec<String>,
     policy: Arc<Policy>,
     call_timeout: Duration,
     memory_limit_bytes: usize,
@@ -217,9 +211,14 @@ impl Sandbox {
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
         let engine = engine()?;
-        let (component, provenance) =
-            artifact_cache::load_component(&engine, wasm, options.cache_dir.as_deref())
-                .with_context(|| format!("compiling the component {label}"))?;
+        let component_digest = artifact_cache::component_digest(wasm);
+        let (component, provenance) = artifact_cache::load_component_with_digest(
+            &engine,
+            wasm,
+            &component_digest,
+            options.cache_dir.as_deref(),
+        )
+        .with_context(|| format!("compiling the component {label}"))?;
         let instance_pre = linker(&engine)?.instantiate_pre(&component).map_err(|e| {
             anyhow::Error::from(e).context(format!(
                 "linking the component {label} (it may import an interface the harness does not provide)"
@@ -228,19 +227,8 @@ impl Sandbox {
         let pre = PluginPre::new(instance_pre).map_err(|e| {
             anyhow::Error::from(e).context("the component does not export media-mcp:plugin/tools")
         })?;
-        let secrets = options
-            .guest_env
-            .iter()
-            .filter(|(name, _)| {
-                crate::config::SECRET_SUFFIXES
-                    .iter()
-                    .any(|s| name.ends_with(s))
-            })
-            .map(|(_, value)| value.clone())
-            .collect();
         let sandbox = Sandbox {
             pre,
-            secrets,
             guest_env: options.guest_env.into(),
             policy: options.policy,
             call_timeout: options.call_timeout,
@@ -253,6 +241,7 @@ impl Sandbox {
                 provenance,
                 elapsed: started.elapsed(),
                 wasm_bytes: wasm.len(),
+                component_digest,
             },
         ))
     }
@@ -262,13 +251,9 @@ impl Sandbox {
         self.call_timeout
     }
 
-    fn new_store(&self) -> (Store<HostState>, MemoryOutputPipe) {
-        let stderr = MemoryOutputPipe::new(GUEST_STDERR_BYTES);
-        // stdin stays closed and stdout a sink (the defaults); stderr is kept for diagnostics.
-        let wasi = WasiCtx::builder()
-            .envs(&self.guest_env)
-            .stderr(stderr.clone())
-            .build();
+    fn new_store(&self) -> Store<HostState> {
+        // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
+        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.memory_limit_bytes)
             .trap_on_grow_failure(true)
@@ -295,7 +280,7 @@ impl Sandbox {
                 UpdateDeadline::Yield(1)
             })
         });
-        (store, stderr)
+        store
     }
 
     /// Calls `list-tools` in a fresh instance.
@@ -304,7 +289,17 @@ impl Sandbox {
     ///
     /// [`Failure`] when the guest traps, times out or cannot be instantiated.
     pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, Failure> {
-        let (mut store, stderr) = self.new_store();
+        self.list_tools_counting().await.map(|(tools, _)| tools)
+    }
+
+    /// [`Sandbox::list_tools`], also saying how many outgoing requests the guest attempted
+    /// meanwhile (none: the listing depends only on the component and its environment).
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when the guest traps, times out or cannot be instantiated.
+    pub async fn list_tools_counting(&self) -> Result<(Vec<ToolSpec>, usize), Failure> {
+        let mut store = self.new_store();
         let run = async {
             let instance = self
                 .pre
@@ -317,11 +312,9 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        let tools = self
-            .bounded(run)
-            .await
-            .inspect_err(|_| self.log_guest_stderr(&stderr))?;
-        Ok(tools.into_iter().map(ToolSpec::from).collect())
+        let tools = self.bounded(run).await?;
+        let attempted = store.data().hooks.requests_attempted();
+        Ok((tools.into_iter().map(ToolSpec::from).collect(), attempted))
     }
 
     /// Calls `call-tool` in a fresh instance.
@@ -336,7 +329,7 @@ impl Sandbox {
         arguments: &str,
         context: &CallContext,
     ) -> Result<CallOutcome, Failure> {
-        let (mut store, stderr) = self.new_store();
+        let mut store = self.new_store();
         let wit_context = wit::CallContext {
             correlation_id: context.correlation_id.clone(),
             principal: context.principal.clone(),
@@ -353,20 +346,14 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        Ok(
-            match self
-                .bounded(run)
-                .await
-                .inspect_err(|_| self.log_guest_stderr(&stderr))?
-            {
-                Ok(r) => CallOutcome::Result {
-                    structured: r.structured,
-                    text: r.text,
-                    is_error: r.is_error,
-                },
-                Err(wit::CallError::UnknownTool(name)) => CallOutcome::UnknownTool(name),
+        Ok(match self.bounded(run).await? {
+            Ok(r) => CallOutcome::Result {
+                structured: r.structured,
+                text: r.text,
+                is_error: r.is_error,
             },
-        )
+            Err(wit::CallError::UnknownTool(name)) => CallOutcome::UnknownTool(name),
+        })
     }
 
     async fn bounded<T>(
@@ -376,14 +363,6 @@ impl Sandbox {
         match tokio::time::timeout(self.call_timeout, run).await {
             Ok(result) => result,
             Err(_elapsed) => Err(self.timeout_failure()),
-        }
-    }
-
-    /// Logs what the guest wrote to stderr (a panic message, usually), secrets redacted.
-    fn log_guest_stderr(&self, stderr: &MemoryOutputPipe) {
-        let text = String::from_utf8_lossy(&stderr.contents()).into_owned();
-        if !text.trim().is_empty() {
-            crate::log_warn!("guest stderr: {}", redact(text.trim(), &self.secrets));
         }
     }
 
@@ -478,6 +457,28 @@ mod tests {
                 "the next call works"
             );
         });
+    }
+
+    #[test]
+    fn a_component_importing_more_than_the_plugin_world_does_not_load() {
+        let options = SandboxOptions {
+            guest_env: vec![],
+            policy: Arc::new(Policy::default()),
+            call_timeout: Duration::from_secs(1),
+            memory_limit_bytes: 16 << 20,
+            cache_dir: None,
+        };
+        for (import, func) in [
+            ("wasi:cli/exit@0.2.6", "exit"),
+            ("wasi:filesystem/preopens@0.2.12", "get-directories"),
+            ("wasi:sockets/tcp-create-socket@0.2.12", "create-tcp-socket"),
+        ] {
+            let wat =
+                format!(r#"(component (import "{import}" (instance (export "{func}" (func)))))"#);
+            let error =
+                Sandbox::from_bytes(wat.as_bytes(), "importer.wat", options.clone()).unwrap_err();
+            assert!(format!("{error:#}").contains(import), "{error:#}");
+        }
     }
 
     #[test]
