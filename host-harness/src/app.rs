@@ -8,11 +8,12 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use serde_json::Value;
 
+use crate::artifact_cache;
 use crate::cli::{Command, Common};
 use crate::config::{RawSettings, Settings};
 use crate::demo::FakeOmbi;
 use crate::policy::{Policy, guest_env};
-use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::sandbox::{LoadReport, Sandbox, SandboxOptions, ToolSpec};
 use crate::server::{Catalogue, McpServer, call_tool};
 use crate::{logging, present};
 
@@ -135,14 +136,12 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
         memory_limit_bytes: settings.memory_limit_bytes,
         cache_dir: settings.cache_dir.clone(),
     };
+    let guest_env = options.guest_env.clone();
     let (sandbox, report) = Sandbox::load(&path, options)?;
-    let specs = sandbox
-        .list_tools()
-        .await
-        .map_err(|f| anyhow::anyhow!("list-tools failed: {}", f.message))?;
+    let (specs, listing) = list_tools(&sandbox, &report, &guest_env, settings).await?;
     let catalogue = Catalogue::from_specs(specs)?;
     crate::log_info!(
-        "component {} ({} bytes) ready in {:.1} ms ({:?}); {} tool(s); outbound allowed to [{}]; keys {}",
+        "component {} ({} bytes) ready in {:.1} ms ({:?}); {} tool(s) ({listing}); outbound allowed to [{}]; keys {}",
         path.display(),
         report.wasm_bytes,
         report.elapsed.as_secs_f64() * 1000.0,
@@ -156,6 +155,45 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
         },
     );
     Ok((Arc::new(sandbox), Arc::new(catalogue)))
+}
+
+/// The component's tools: from the listing cache when this component and environment were
+/// listed before without any outgoing request, otherwise from `list-tools` (then cached if it
+/// attempted no request). Returns the specs and where they came from, for the start-up log.
+async fn list_tools(
+    sandbox: &Sandbox,
+    report: &LoadReport,
+    guest_env: &[(String, String)],
+    settings: &Settings,
+) -> anyhow::Result<(Vec<ToolSpec>, &'static str)> {
+    let cache = settings.cache_dir.as_deref().map(|dir| {
+        (
+            dir,
+            artifact_cache::listing_key(&report.component_digest, guest_env),
+        )
+    });
+    if let Some((dir, key)) = &cache
+        && let Some(specs) = artifact_cache::load_listing(dir, key)
+    {
+        return Ok((specs, "listing cached"));
+    }
+    let (specs, attempted) = sandbox
+        .list_tools_counting()
+        .await
+        .map_err(|f| anyhow::anyhow!("list-tools failed: {}", f.message))?;
+    match cache {
+        Some((dir, key)) if attempted == 0 => {
+            if let Err(error) = artifact_cache::store_listing(dir, &key, &specs) {
+                crate::log_warn!(
+                    "cannot write the listing cache in {}: {error:#}",
+                    dir.display()
+                );
+            }
+            Ok((specs, "listed and cached"))
+        }
+        // A listing that fetched something (MoviePilot discovery) is never reused.
+        _ => Ok((specs, "listed")),
+    }
 }
 
 /// `demo`: a fake Ombi with a random key, the component configured against it.

@@ -26,12 +26,23 @@ type SendFuture =
 #[derive(Debug, Clone)]
 pub struct PolicyHooks {
     policy: Arc<Policy>,
+    attempted: usize,
 }
 
 impl PolicyHooks {
     /// Hooks for one store, sharing the process-wide policy.
     pub fn new(policy: Arc<Policy>) -> Self {
-        PolicyHooks { policy }
+        PolicyHooks {
+            policy,
+            attempted: 0,
+        }
+    }
+
+    /// How many outgoing requests the guest attempted through these hooks, refused ones
+    /// included. A `list-tools` that attempted none depends only on the component and its
+    /// environment, so its answer may be cached (see [`crate::artifact_cache`]).
+    pub fn requests_attempted(&self) -> usize {
+        self.attempted
     }
 }
 
@@ -43,6 +54,7 @@ impl WasiHttpHooks for PolicyHooks {
         fut: IoFuture,
     ) -> SendFuture {
         _ = fut;
+        self.attempted += 1;
         let method = request.method().clone();
         let origin = Origin::of_uri(request.uri())
             .map_or_else(|| "<no origin>".to_owned(), |o| o.to_string());
