@@ -5,11 +5,16 @@
 //! The filter answers such lines itself and forwards everything else unchanged; rmcp still
 //! answers well-formed JSON that is not a valid message with `-32600`. Output from rmcp and from
 //! the filter is interleaved only at line boundaries, so stdout stays one message per line.
+//!
+//! The filter also bounds input lines ([`MAX_LINE_BYTES`], answered with `-32600` instead of
+//! rmcp's silent drop, and never buffered whole), answers a `tools/call` whose params have the
+//! wrong types with `-32602` (rmcp says "method not found"), and gives rmcp's `-32600` answers
+//! the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
 use rmcp::handler::server::ServerHandler;
-use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 /// Pipe capacity between the filter and rmcp.
@@ -58,6 +63,107 @@ pub fn parse_error_response(detail: &str) -> String {
         .to_string()
 }
 
+/// Longest input line (one message) that is forwarded: rmcp's own cap, so that nothing rmcp
+/// would drop silently reaches it. Longer lines are discarded while they are read (never held
+/// in memory) and answered with `-32600`.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// The JSON-RPC answer to a line longer than [`MAX_LINE_BYTES`].
+pub fn oversized_line_response() -> String {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message longer than {MAX_LINE_BYTES} bytes")}})
+        .to_string()
+}
+
+/// The `-32602` answer to a `tools/call` request whose params have the wrong types (rmcp would
+/// answer `-32601 Method not found`, which tells a client the server lacks tools). `None` for
+/// anything else.
+pub fn invalid_call_params_response(message: &Value) -> Option<String> {
+    let id = message.get("id")?;
+    if !(id.is_string() || id.is_i64() || id.is_u64())
+        || message.get("method").and_then(Value::as_str) != Some("tools/call")
+    {
+        return None;
+    }
+    let problem = match message.get("params") {
+        Some(Value::Object(params)) => {
+            if !params.get("name").is_some_and(Value::is_string) {
+                "params.name must be a string"
+            } else if params
+                .get("arguments")
+                .is_some_and(|a| !(a.is_object() || a.is_null()))
+            {
+                "params.arguments must be an object"
+            } else if params
+                .get("_meta")
+                .is_some_and(|m| !(m.is_object() || m.is_null()))
+            {
+                "params._meta must be an object"
+            } else {
+                return None;
+            }
+        }
+        _ => "params must be an object with a tool name",
+    };
+    Some(
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": format!("Invalid params: {problem}")}})
+            .to_string(),
+    )
+}
+
+/// One input line, read with a bound.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// `line` holds a whole line (without its newline).
+    Complete,
+    /// The line was longer than the bound and has been skipped.
+    TooLong,
+    /// The input ended.
+    Eof,
+}
+
+/// Reads one line into `line` without ever holding more than `max` bytes of it (`read_until`
+/// cannot be bounded: it returns only at a newline).
+async fn read_line_bounded<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Line> {
+    line.clear();
+    let mut discarding = false;
+    loop {
+        let buf = reader.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(match (discarding, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::Eof,
+                (false, false) => Line::Complete,
+            });
+        }
+        let (used, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buf.len(), false),
+        };
+        let content = &buf[..if done { used - 1 } else { used }];
+        if !discarding {
+            if line.len() + content.len() > max {
+                discarding = true;
+                line.clear();
+                line.shrink_to(64 * 1024);
+            } else {
+                line.extend_from_slice(content);
+            }
+        }
+        reader.consume(used);
+        if done {
+            return Ok(if discarding {
+                Line::TooLong
+            } else {
+                Line::Complete
+            });
+        }
+    }
+}
+
 async fn filter_input<R, W>(
     input: R,
     mut to_rmcp: W,
@@ -70,24 +176,56 @@ where
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
     loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).await? == 0 {
-            return to_rmcp.shutdown().await;
+        match read_line_bounded(&mut reader, &mut line, MAX_LINE_BYTES).await? {
+            Line::Eof => return to_rmcp.shutdown().await,
+            Line::TooLong => {
+                crate::log_debug!(
+                    "answering an input line over {MAX_LINE_BYTES} bytes with -32600"
+                );
+                let _ = errors.send(oversized_line_response());
+                continue;
+            }
+            Line::Complete => {}
         }
-        let body = line.strip_suffix(b"\n").unwrap_or(&line);
-        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let body = line.strip_suffix(b"\r").unwrap_or(&line);
         if body.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-            crate::log_debug!("answering an unparsable input line with -32700");
-            let _ = errors.send(parse_error_response(&error.to_string()));
-            continue;
+        match serde_json::from_slice::<Value>(body) {
+            Err(error) => {
+                crate::log_debug!("answering an unparsable input line with -32700");
+                let _ = errors.send(parse_error_response(&error.to_string()));
+                continue;
+            }
+            Ok(message) => {
+                if let Some(answer) = invalid_call_params_response(&message) {
+                    let _ = errors.send(answer);
+                    continue;
+                }
+            }
         }
         to_rmcp.write_all(body).await?;
         to_rmcp.write_all(b"\n").await?;
         to_rmcp.flush().await?;
     }
+}
+
+/// rmcp answers a message it cannot read with `-32600` and no `id` member; JSON-RPC 2.0 §5
+/// requires `"id": null` then. Returns the corrected line, `None` when nothing needs changing.
+/// Only short lines are looked at: such error answers are tiny, results can be large.
+pub fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
+    if line.len() > 4096 || !line.windows(8).any(|w| w == b"\"error\":") {
+        return None;
+    }
+    let mut message: Value = serde_json::from_slice(line).ok()?;
+    let object = message.as_object_mut()?;
+    if object.contains_key("id") || !object.contains_key("error") {
+        return None;
+    }
+    object.insert("id".into(), Value::Null);
+    let mut out = serde_json::to_vec(&message).ok()?;
+    out.push(b'\n');
+    Some(out)
 }
 
 async fn write_output<R, W>(
@@ -108,7 +246,10 @@ where
                 if read? == 0 {
                     break;
                 }
-                output.write_all(&line).await?;
+                match with_null_id(line.strip_suffix(b"\n").unwrap_or(&line)) {
+                    Some(fixed) => output.write_all(&fixed).await?,
+                    None => output.write_all(&line).await?,
+                }
                 output.flush().await?;
                 line.clear();
             }
@@ -123,4 +264,88 @@ where
         }
     }
     output.flush().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(input: &[u8], max: usize) -> Vec<(Line, Vec<u8>)> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            // A tiny buffer, so lines span many fill_buf calls.
+            let mut reader = BufReader::with_capacity(3, input);
+            let mut out = Vec::new();
+            let mut line = Vec::new();
+            loop {
+                let kind = read_line_bounded(&mut reader, &mut line, max)
+                    .await
+                    .unwrap();
+                if kind == Line::Eof {
+                    return out;
+                }
+                out.push((kind, line.clone()));
+            }
+        })
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_the_next_line_is_read() {
+        let lines = read_all(b"short\nmuch too long\nok\nlast", 8);
+        assert_eq!(
+            lines,
+            vec![
+                (Line::Complete, b"short".to_vec()),
+                (Line::TooLong, vec![]),
+                (Line::Complete, b"ok".to_vec()),
+                (Line::Complete, b"last".to_vec()),
+            ]
+        );
+        assert_eq!(read_all(b"12345678\n123456789", 8)[1].0, Line::TooLong);
+    }
+
+    #[test]
+    fn rmcp_errors_without_an_id_get_a_null_id() {
+        let fixed = with_null_id(
+            br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#,
+        )
+        .unwrap();
+        let v: Value = serde_json::from_slice(&fixed).unwrap();
+        assert_eq!(v["id"], Value::Null);
+        assert_eq!(v["error"]["code"], -32600);
+        assert!(
+            with_null_id(br#"{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m"}}"#).is_none()
+        );
+        assert!(with_null_id(br#"{"jsonrpc":"2.0","id":3,"result":{"error":1}}"#).is_none());
+    }
+
+    #[test]
+    fn tools_call_params_of_the_wrong_type_are_invalid_params() {
+        let answer = |m: Value| {
+            invalid_call_params_response(&m).map(|a| serde_json::from_str::<Value>(&a).unwrap())
+        };
+        for params in [
+            json!("x"),
+            json!({"name": 5}),
+            json!({"name": "t", "arguments": "x"}),
+            json!({"name": "t", "_meta": 1}),
+        ] {
+            let a = answer(
+                json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}),
+            )
+            .expect("an answer");
+            assert_eq!(
+                (a["id"].clone(), a["error"]["code"].clone()),
+                (json!(9), json!(-32602))
+            );
+        }
+        assert!(answer(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "t", "arguments": {}}})).is_none());
+        // Notifications get no answer; other methods are rmcp's business.
+        assert!(answer(json!({"jsonrpc": "2.0", "method": "tools/call", "params": 1})).is_none());
+        assert!(
+            answer(json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": 1})).is_none()
+        );
+    }
 }
