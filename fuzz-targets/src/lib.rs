@@ -1,0 +1,33 @@
+//! Hostile-input targets for media-mcp. Each target is a plain function over bytes that panics
+//! when a property breaks, so the same code runs under `cargo fuzz` (the `fuzz/` crate outside
+//! the workspace, nightly) and under a stable `#[test]` that replays the committed corpus
+//! (`fuzz/corpus/<target>/`, see `tests/corpus_replay.rs`; `.ci/run` runs it through
+//! `cargo test --workspace`).
+//!
+//! * [`arguments`]: any bytes as a tool's arguments: the in-guest validator agrees with
+//!   `jsonschema` on the tool's own `inputSchema`, refusals name a field, and every result is a
+//!   valid envelope;
+//! * [`projections`]: any bytes as every upstream answer of a tool call: no panic, and the
+//!   envelope validates against the tool's `outputSchema` within the output budget;
+//! * `framing` (feature `harness`): any bytes on the harness's stdin after a handshake: every
+//!   output line is one JSON-RPC message, and the server still answers a ping afterwards.
+//!
+//! [`sample`] builds valid arguments from an input schema (shared with the canary test).
+
+pub mod arguments;
+#[cfg(feature = "harness")]
+pub mod framing;
+pub mod projections;
+pub mod sample;
+mod tools;
+
+/// A target: one input in, a panic when a property breaks.
+pub type Target = fn(&[u8]);
+
+/// The fuzz targets by name, as `cargo fuzz` and the corpus directories name them.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("arguments", arguments::run),
+    ("projections", projections::run),
+    #[cfg(feature = "harness")]
+    ("framing", framing::run),
+];

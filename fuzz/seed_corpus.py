@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Writes the seed inputs of fuzz/corpus/<target>/ (deterministic; rerun after the catalogue
+changes). libFuzzer then grows the corpus from these; the stable replay test runs all of them.
+
+  arguments:   [tool index] + arguments text (valid samples, wrong types, junk)
+  projections: [tool index][status/content-type byte] + an Ombi fixture body for that tool
+  framing:     hostile stdin bytes after the handshake (garbage, batches, wrong types, ...)
+
+Usage: fuzz/seed_corpus.py  (needs target/release/host-harness for the tool order)
+"""
+import hashlib, json, os, random, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+rng = random.Random(7)
+
+
+def put(target, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def tool_order():
+    env = {"OMBI_URL": "http://127.0.0.1:9", "OMBI_API_KEY": "k", "PATH": os.environ["PATH"],
+           "MEDIA_MCP_CACHE_DIR": os.path.join(ROOT, "target", "tmp", "seed-cache")}
+    out = subprocess.run([os.path.join(ROOT, "target/release/host-harness"), "tools"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    return [l.split()[0] for l in out.splitlines()[1:] if l.startswith("  ") and not l.startswith("   ")]
+
+
+tools = tool_order()
+index = json.load(open(os.path.join(ROOT, "tests/fixtures/ombi/index.json")))["fixtures"]
+
+junk_args = [b"", b"{}", b"[]", b"null", b"\"x\"", b"{\"query\":5}", b"{\"query\":\"\"}",
+             b"{\"offset\":-1,\"limit\":1000}", b"{\"id\":1e400}", b"{\"a\":" * 40 + b"1" + b"}" * 40,
+             "{\"query\":\"\u00e9\u0000\ud7ff\"}".encode("utf-8", "surrogatepass"), b"\xff\xfe{",
+             b"{\"query\":\"matrix\",\"query\":\"dup\"}"]
+for i, name in enumerate(tools):
+    for junk in junk_args:
+        put("arguments", bytes([i]) + junk)
+
+for i, name in enumerate(tools):
+    bodies = [f for f in index if name in f.get("tools", []) and f.get("body_file")]
+    for f in bodies[:4]:
+        body = open(os.path.join(ROOT, "tests/fixtures/ombi", f["body_file"]), "rb").read()
+        put("projections", bytes([i, 0]) + body)
+        cut = body[: max(1, len(body) // 2)]
+        put("projections", bytes([i, 1]) + cut)
+    for shape, body in [(5, b""), (11, b'{"error":"x"}'), (7, b"[[1],[2]]"), (0, b"null"),
+                        (0, b"[{}]"), (0, b"{}"), (0, b"true"), (0, b"\"s\"")]:
+        put("projections", bytes([i, shape]) + body)
+
+framing = [b"garbage", b"\x00\x01\x02", b"[]", b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+           b"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", b"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":\"x\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":5}", b"{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"notifications/initialized\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"nope\"}", b"42", b"\"hello\"", b"null",
+           b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":5}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":11,\"result\":{}}", b"\r\n\r\n", b"{\"jsonrpc\":\"2.0\"",
+           b"{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"initialize\",\"params\":{}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\",\"params\":{\"cursor\":7}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}",
+           b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"x\"}}"]
+for data in framing:
+    put("framing", data)
+print({t: len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS)})
