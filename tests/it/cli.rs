@@ -179,16 +179,89 @@ fn the_second_start_loads_the_compiled_component_from_the_cache() {
     );
     let second = run_cli(&["tools"], &env);
     assert!(second.stderr.contains("(Cached)"), "{}", second.stderr);
-    let files: Vec<_> = std::fs::read_dir(&cache)
+    let mut files: Vec<String> = std::fs::read_dir(&cache)
         .unwrap()
         .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(files.len(), 1, "one .cwasm, no leftovers: {files:?}");
+    files.sort();
+    assert_eq!(
+        files.len(),
+        2,
+        "one .cwasm, one listing, no leftovers: {files:?}"
+    );
+    assert!(
+        files[0].ends_with(".cwasm") && files[1].ends_with(".tools.json"),
+        "{files:?}"
+    );
     let no_cache = run_cli(&["tools", "--no-cache"], &env);
     assert!(
         no_cache.stderr.contains("(Compiled)"),
         "{}",
         no_cache.stderr
+    );
+}
+
+/// Lists the tools once with a fresh cache, then again from the listing cache, and returns the
+/// `tools` output of both runs and the cache directory's file names.
+fn list_twice(env: &Env) -> (String, String, Vec<String>) {
+    let cache = fresh_dir("listing");
+    let env = env
+        .clone()
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info");
+    let first = run_cli(&["tools"], &env);
+    assert!(first.status.success(), "{}", first.stderr);
+    let second = run_cli(&["tools"], &env);
+    assert!(second.status.success(), "{}", second.stderr);
+    let files = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    (
+        first.stdout,
+        format!("{}\n{}", second.stdout, second.stderr),
+        files,
+    )
+}
+
+#[test]
+fn the_second_start_reuses_the_listing_and_lists_the_same_tools() {
+    let fake = FakeOmbi::start("k").unwrap();
+    let (first, second, files) = list_twice(&Env::ombi(&fake, "k"));
+    assert!(second.contains("(listing cached)"), "{second}");
+    assert!(
+        second.starts_with(&first),
+        "the cached listing differs:\n{first}\n---\n{second}"
+    );
+    assert!(first.contains("read_search"), "{first}");
+    assert!(
+        files.iter().any(|f| f.ends_with(".tools.json")),
+        "{files:?}"
+    );
+    assert!(
+        fake.requests().is_empty(),
+        "listing sent requests: {:?}",
+        fake.requests()
+    );
+    // Another configuration is another listing.
+    let other = FakeOmbi::start("k").unwrap();
+    let (_, listed, _) = list_twice(&Env::ombi(&other, "k").set("OMBI_URL", ""));
+    assert!(!listed.contains("read_search"), "{listed}");
+}
+
+#[test]
+fn a_listing_that_fetched_something_is_never_cached() {
+    let mp = media_mcp_tests::fake_moviepilot::FakeMoviePilot::start();
+    let env = Env::new()
+        .set("MOVIEPILOT_URL", &mp.mcp_url())
+        .set("MOVIEPILOT_API_KEY", mp.key());
+    let (_, second, files) = list_twice(&env);
+    assert!(!second.contains("(listing cached)"), "{second}");
+    assert!(
+        files.iter().all(|f| !f.ends_with(".tools.json")),
+        "{files:?}"
     );
 }
 
