@@ -15,6 +15,7 @@
 //! (CI); it writes `target/bench/BENCHMARKS.smoke.md` instead of `BENCHMARKS.md`. Nothing here
 //! asserts a timing: targets are reported, not enforced.
 
+mod big;
 mod client;
 mod floor;
 mod measure;

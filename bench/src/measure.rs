@@ -16,6 +16,7 @@ use host_harness::demo::{FakeOmbi, Reply};
 use serde_json::{Value, json};
 
 use crate::Plan;
+use crate::big::{self, BigBody};
 use crate::client::{McpClient, ServerSpec, cold_start};
 use crate::floor;
 use crate::stats::Summary;
@@ -28,23 +29,9 @@ pub const SEARCH_PATH: &str = "/api/v1/Search/movie/matrix";
 pub const UPSTREAM_DELAY: Duration = Duration::from_millis(20);
 /// Calls in flight in the throughput runs.
 pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
-/// The oversized upstream body.
-pub const BIG_BODY_BYTES: usize = 50 * 1024 * 1024;
-/// The component's byte cap while reading a body (`component/src/upstream/mod.rs`).
-pub const BODY_CAP_BYTES: u64 = 4 * 1024 * 1024;
 
-const API_KEY: &str = "bench-key";
-
-/// The oversized-body call, for one server.
-#[derive(Debug, Clone)]
-pub struct BigBody {
-    /// Wall time of the call.
-    pub time: Summary,
-    /// Largest growth of peak RSS over the RSS before the call, in bytes (`None` in-process).
-    pub rss_growth: Option<u64>,
-    /// How the call ended.
-    pub outcome: String,
-}
+/// The fake Ombi's key.
+pub const API_KEY: &str = "bench-key";
 
 /// Everything measured for one server (or floor).
 #[derive(Debug, Clone, Default)]
@@ -63,8 +50,8 @@ pub struct ServerResult {
     pub throughput: Vec<(usize, f64)>,
     /// Peak RSS after latency and throughput runs.
     pub peak_rss: Option<u64>,
-    /// The 50 MB body.
-    pub big: Option<BigBody>,
+    /// The 50 MB bodies, one entry per [`big::Variant`].
+    pub big: Vec<BigBody>,
 }
 
 /// The whole run.
@@ -89,7 +76,8 @@ impl Results {
     }
 }
 
-fn search_args() -> Value {
+/// The arguments of every measured call.
+pub fn search_args() -> Value {
     json!({"query": "matrix", "media": "movie"})
 }
 
@@ -282,26 +270,6 @@ fn slow_reply() -> Reply {
     Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
 }
 
-/// A JSON array of search rows (the fixture's, repeated) of at least [`BIG_BODY_BYTES`].
-fn big_body() -> Bytes {
-    let fixture =
-        host_harness::demo::fixtures::fixture("v1-search-movie-term.json").unwrap_or_default();
-    let rows: Vec<Value> = serde_json::from_slice(fixture).unwrap_or_default();
-    let rows: Vec<String> = rows.iter().map(Value::to_string).collect();
-    let mut body = Vec::with_capacity(BIG_BODY_BYTES + 4096);
-    body.push(b'[');
-    let mut i = 0;
-    while body.len() < BIG_BODY_BYTES {
-        if i > 0 {
-            body.push(b',');
-        }
-        body.extend_from_slice(rows[i % rows.len()].as_bytes());
-        i += 1;
-    }
-    body.push(b']');
-    Bytes::from(body)
-}
-
 async fn measure_floor(
     spec: &ServerSpec,
     fake: &FakeOmbi,
@@ -325,15 +293,7 @@ async fn measure_floor(
         let rate = in_flight(k, total_calls(k, plan), move || floor_call(addr)).await?;
         throughput.push((k, rate));
     }
-    fake.set_override("GET", SEARCH_ROUTE, Reply::json(200, big_body()));
-    let mut big_times = Vec::new();
-    let mut outcome = String::new();
-    for _ in 0..plan.big_runs {
-        let started = Instant::now();
-        let (_, bytes) = floor::get_json(addr, SEARCH_PATH, API_KEY).await?;
-        big_times.push(started.elapsed());
-        outcome = format!("read and parsed all {bytes} bytes");
-    }
+    let big = big::floor(fake, plan).await?;
     fake.clear_overrides();
     fake.clear_requests();
     Ok(ServerResult {
@@ -343,11 +303,7 @@ async fn measure_floor(
         latency: Some(Summary::of(&times)),
         throughput,
         peak_rss: None,
-        big: Some(BigBody {
-            time: Summary::of(&big_times),
-            rss_growth: None,
-            outcome,
-        }),
+        big,
         skipped: None,
     })
 }
@@ -410,21 +366,7 @@ async fn measure_server(
     fake.clear_requests();
     let peak_rss = client.peak_rss();
 
-    fake.set_override("GET", SEARCH_ROUTE, Reply::json(200, big_body()));
-    let mut big_times = Vec::new();
-    let mut growth = 0u64;
-    let mut outcome = String::new();
-    for _ in 0..plan.big_runs {
-        let reset = client.reset_peak_rss();
-        let before = client.rss().unwrap_or(0);
-        let started = Instant::now();
-        let result = client.call("read_search", &search_args()).await;
-        big_times.push(started.elapsed());
-        if reset {
-            growth = growth.max(client.peak_rss().unwrap_or(0).saturating_sub(before));
-        }
-        outcome = describe_big(&result);
-    }
+    let big = big::server(&client, fake, plan).await?;
     fake.clear_overrides();
     fake.clear_requests();
     let client = Arc::into_inner(client).context("a call is still running")?;
@@ -436,48 +378,9 @@ async fn measure_server(
         latency: Some(Summary::of(&times)),
         throughput,
         peak_rss,
-        big: Some(BigBody {
-            time: Summary::of(&big_times),
-            rss_growth: Some(growth),
-            outcome,
-        }),
+        big,
         skipped: None,
     })
-}
-
-/// One line on how the 50 MB call ended.
-fn describe_big(result: &anyhow::Result<Value>) -> String {
-    match result {
-        Err(e) => format!("protocol error: {}", first_chars(&format!("{e:#}"), 100)),
-        Ok(r) if r.get("isError") == Some(&Value::Bool(true)) => {
-            let code = r
-                .pointer("/structuredContent/error/code")
-                .and_then(Value::as_str);
-            let message = r
-                .pointer("/structuredContent/error/message")
-                .and_then(Value::as_str)
-                .or_else(|| r.pointer("/content/0/text").and_then(Value::as_str))
-                .unwrap_or("");
-            format!(
-                "isError {}: {}",
-                code.unwrap_or("-"),
-                first_chars(message, 100)
-            )
-        }
-        Ok(r) => format!(
-            "ok, {} bytes of structured content",
-            r.get("structuredContent")
-                .map_or(0, |v| v.to_string().len())
-        ),
-    }
-}
-
-fn first_chars(s: &str, n: usize) -> String {
-    let s = s.replace('|', "/").replace('\n', " ");
-    match s.char_indices().nth(n) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s,
-    }
 }
 
 fn command_line(program: &str, args: &[&str]) -> String {

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::Plan;
-use crate::measure::{BIG_BODY_BYTES, BODY_CAP_BYTES, IN_FLIGHT, Results, ServerResult};
+use crate::big::{BIG_BODY_BYTES, BODY_CAP_BYTES};
+use crate::measure::{IN_FLIGHT, Results, ServerResult};
 use crate::micro::Micro;
 use crate::stats::Summary;
 
@@ -130,13 +131,14 @@ fn targets(out: &mut String, results: &Results) {
         results.wasm_bytes,
         verdict(results.wasm_bytes <= 1 << 20)
     );
-    if let Some(b) = ours.and_then(|o| o.big.as_ref()) {
+    for b in ours.map_or(&[][..], |o| &o.big[..]) {
         let limit = BODY_CAP_BYTES + BIG_BODY_SLACK_BYTES;
         match b.rss_growth {
             Some(g) => {
                 let _ = writeln!(
                     out,
-                    "| 50 MB body: peak RSS grows ≤ the 4 MiB cap + {} | {} in {} ({}) | {} |",
+                    "| 50 MiB body ({}): peak RSS grows ≤ the 4 MiB cap + {} | {} in {} ({}) | {} |",
+                    b.variant.label(),
                     mib(BIG_BODY_SLACK_BYTES),
                     mib(g),
                     ms(b.time.median_ms),
@@ -145,7 +147,11 @@ fn targets(out: &mut String, results: &Results) {
                 );
             }
             None => {
-                let _ = writeln!(out, "| 50 MB body bounded | not measured | – |");
+                let _ = writeln!(
+                    out,
+                    "| 50 MiB body ({}) bounded | not measured | – |",
+                    b.variant.label()
+                );
             }
         }
     }
@@ -300,19 +306,22 @@ pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> St
 
     let _ = writeln!(
         out,
-        "## A {} MiB upstream body\n\nThe search route answers a valid JSON array of {} bytes. \
-         Peak RSS growth = the server's `VmHWM` after the call minus its `VmRSS` before it (the peak \
+        "## A {} MiB upstream body\n\nThe search route answers {} bytes: a valid JSON array with \
+         `Content-Length` (the peers parse it; the component refuses it from the header), and filler \
+         bytes chunked without a length (only reading finds out: the byte cap must work while \
+         reading). Peak RSS growth = the server's `VmHWM` after the call minus its `VmRSS` before it (the peak \
          is reset through `/proc/PID/clear_refs` first); the largest over the runs.\n\n\
-         | server | runs | median | p99 | peak RSS growth | outcome |\n|---|---|---|---|---|---|",
+         | server | body | runs | median | p99 | peak RSS growth | outcome |\n|---|---|---|---|---|---|---|",
         BIG_BODY_BYTES >> 20,
         BIG_BODY_BYTES
     );
     for r in results.servers.iter().filter(|r| r.skipped.is_none()) {
-        if let Some(b) = &r.big {
+        for b in &r.big {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 label(&r.name),
+                b.variant.label(),
                 summary_cells(Some(b.time)),
                 b.rss_growth.map_or("– (in-process)".into(), mib),
                 b.outcome
