@@ -133,10 +133,28 @@ struct Rule {
     credential: Option<Credential>,
 }
 
+/// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
+#[derive(Clone, Default)]
+struct KeyList(Vec<String>);
+
+impl fmt::Debug for KeyList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeyList({} hidden)", self.0.len())
+    }
+}
+
+/// Keys shorter than this are not searched for in results: replacing a short string
+/// everywhere would mangle ordinary text, and real keys (Ombi: 32 hex digits) are longer.
+pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
+
+/// What a configured key is replaced with in a result.
+pub const REDACTED: &str = "[redacted]";
+
 /// The outbound policy for one configuration.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
     rules: Vec<Rule>,
+    keys: KeyList,
 }
 
 impl Policy {
@@ -144,6 +162,7 @@ impl Policy {
     /// the keys go to the guest.
     pub fn from_settings(settings: &Settings) -> Policy {
         let mut rules = Vec::new();
+        let mut secrets = Vec::new();
         let upstreams = [
             (&settings.ombi, OMBI_KEY_HEADER),
             (&settings.moviepilot, MOVIEPILOT_KEY_HEADER),
@@ -152,6 +171,9 @@ impl Policy {
             let Some(Upstream { url, api_key }) = upstream else {
                 continue;
             };
+            if api_key.expose().chars().count() >= MIN_REDACTED_SECRET_CHARS {
+                secrets.push(api_key.expose().to_owned());
+            }
             let Some(origin) = Origin::of_url(url) else {
                 continue;
             };
@@ -166,7 +188,21 @@ impl Policy {
                 credential,
             });
         }
-        Policy { rules }
+        Policy {
+            rules,
+            keys: KeyList(secrets),
+        }
+    }
+
+    /// Replaces every configured API key inside `value` (in strings and object keys) with
+    /// [`REDACTED`]; `true` when something was replaced. The guest never sees an injected key,
+    /// but an upstream can echo it back (an error quoting the header, a record field), and in
+    /// pass-key mode the guest holds it: results are cleaned here, on the host, either way.
+    pub fn redact_secrets(&self, value: &mut serde_json::Value) -> bool {
+        if self.keys.0.is_empty() {
+            return false;
+        }
+        redact_value(value, &self.keys.0)
     }
 
     /// The origins requests may go to.
@@ -210,6 +246,43 @@ impl Policy {
             headers.insert(credential.name.clone(), credential.value.clone());
         }
         Ok(())
+    }
+}
+
+fn redact_text(text: &str, secrets: &[String]) -> Option<String> {
+    secrets.iter().any(|s| text.contains(s.as_str())).then(|| {
+        secrets
+            .iter()
+            .fold(text.to_owned(), |t, s| t.replace(s.as_str(), REDACTED))
+    })
+}
+
+fn redact_value(value: &mut serde_json::Value, secrets: &[String]) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => match redact_text(text, secrets) {
+            Some(clean) => {
+                *text = clean;
+                true
+            }
+            None => false,
+        },
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |hit, item| redact_value(item, secrets) | hit),
+        Value::Object(map) => {
+            let mut hit = false;
+            if map.keys().any(|k| redact_text(k, secrets).is_some()) {
+                let entries = std::mem::take(map);
+                for (k, v) in entries {
+                    map.insert(redact_text(&k, secrets).unwrap_or(k), v);
+                }
+                hit = true;
+            }
+            map.values_mut()
+                .fold(hit, |hit, item| redact_value(item, secrets) | hit)
+        }
+        _ => false,
     }
 }
 
@@ -353,6 +426,19 @@ mod tests {
             .unwrap();
         assert_eq!(headers.get("X-API-KEY").unwrap(), "mp-secret");
         assert!(headers.get("apikey").is_none());
+    }
+
+    #[test]
+    fn configured_keys_are_redacted_from_results_in_strings_and_keys() {
+        let p = Policy::from_settings(&both());
+        let mut v = serde_json::json!({"a": ["x ombi-secret y", 1], "ombi-secret": {"b": "mp-secret"}, "c": "clean"});
+        assert!(p.redact_secrets(&mut v));
+        assert_eq!(
+            v,
+            serde_json::json!({"a": ["x [redacted] y", 1], "[redacted]": {"b": "[redacted]"}, "c": "clean"})
+        );
+        assert!(!p.redact_secrets(&mut v));
+        assert!(!format!("{p:?}").contains("ombi-secret"));
     }
 
     #[test]

@@ -129,7 +129,16 @@ pub async fn call_tool(
             text,
             is_error,
         }) => match serde_json::from_str::<Value>(&structured) {
-            Ok(value) => {
+            Ok(mut value) => {
+                // An upstream may echo a key back; the text block is the same object.
+                let text = if sandbox.policy().redact_secrets(&mut value) {
+                    crate::log_warn!(
+                        "call {name} [{id}]: a configured API key was redacted from the result"
+                    );
+                    value.to_string()
+                } else {
+                    text
+                };
                 crate::log_info!(
                     "call {name} [{id}] {} in {elapsed_ms:.1} ms",
                     if is_error { "isError" } else { "ok" }

@@ -183,6 +183,11 @@ pub fn engine() -> anyhow::Result<Engine> {
 }
 
 impl Sandbox {
+    /// The outbound policy (also what [`Policy::redact_secrets`] cleans results with).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
     /// Reads, compiles (or loads from cache) and pre-instantiates the component at `path`.
     ///
     /// # Errors
