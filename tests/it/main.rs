@@ -8,12 +8,14 @@
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
 //! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
+//! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `cli`: `tools`, `call`, `demo`, `--help`, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
 
 mod calls;
+mod canary;
 mod cli;
 mod component;
 mod fake_ombi;

@@ -1,0 +1,157 @@
+//! The canary key: every Ombi tool, called with valid sampled arguments, through every
+//! [`Fault`] on every route and through upstream answers that echo the key back (in records,
+//! error bodies, ProblemDetails and a 401 text). The key must appear nowhere a caller or an
+//! operator could see it: not in results (structured content, text blocks, warnings, errors),
+//! not on stdout or stderr (debug logging on), and never in a URL or body sent upstream. It
+//! must still reach the fake, as the `ApiKey` header only. Echoed keys are caught by the
+//! harness (`Policy::redact_secrets`), which replaces configured keys in every result.
+
+use std::time::Duration;
+
+use host_harness::demo::{Fault, Reply};
+use media_mcp_tests::{Env, FakeOmbi, Harness, assert_no_secret, canary_key};
+use serde_json::{Value, json};
+
+/// Answers that carry the key back, as a careless or hostile upstream might.
+fn echoes(key: &str) -> Vec<(String, Reply)> {
+    let record = json!({
+        "id": 603, "theMovieDbId": 603, "title": key, "overview": format!("the key is {key}"),
+        "name": key, "userName": key, "subject": key, "description": key, "message": key,
+        "alias": key, "email": format!("{key}@example.com"), "apiKey": key, "value": key,
+    });
+    vec![
+        (
+            "echo_records".into(),
+            Reply::json(200, json!([record, record]).to_string()),
+        ),
+        ("echo_object".into(), Reply::json(200, record.to_string())),
+        (
+            "echo_error_500".into(),
+            Reply::json(
+                500,
+                json!({"error": format!("Invalid key {key}")}).to_string(),
+            ),
+        ),
+        (
+            "echo_problem_400".into(),
+            Reply::new(
+                400,
+                Some("application/problem+json"),
+                json!({"title": format!("Bad key {key}"), "status": 400, "errors": {key: ["bad"]}})
+                    .to_string(),
+            ),
+        ),
+        (
+            "echo_401".into(),
+            Reply::new(401, Some("text/plain"), format!("Invalid API Key {key}")),
+        ),
+        (
+            "echo_text_200".into(),
+            Reply::new(200, Some("text/plain"), format!("{key}\n{key}")),
+        ),
+    ]
+}
+
+#[test]
+fn the_api_key_appears_nowhere_for_any_tool_under_any_fault() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let env = Env::ombi(&fake, &key)
+        .set("OMBI_USER", "alice")
+        .set("MEDIA_MCP_CALL_DEADLINE_MS", "1000");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let list = h.rpc("tools/list", json!({}));
+    assert_no_secret(&list.to_string(), &key, "tools/list");
+    let calls: Vec<(String, Value)> = list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            let args = media_mcp_fuzz_targets::sample::arguments(&t["inputSchema"])
+                .unwrap_or_else(|| json!({}));
+            (t["name"].as_str().unwrap_or_default().to_owned(), args)
+        })
+        .collect();
+    assert!(calls.len() >= 31, "{} tools", calls.len());
+
+    let redirect = format!("http://127.0.0.1:{}/api/v1/x?apikey={key}", fake.port() ^ 1);
+    let mut scenarios: Vec<(String, Option<Reply>)> = vec![("fixtures".into(), None)];
+    scenarios.extend(
+        Fault::all(Duration::from_secs(3), &redirect)
+            .into_iter()
+            .map(|f| (f.name(), Some(f.reply()))),
+    );
+    scenarios.extend(echoes(&key).into_iter().map(|(n, r)| (n, Some(r))));
+
+    let mut answered = 0;
+    let mut sent_upstream = 0;
+    for (scenario, reply) in &scenarios {
+        fake.set_override_everywhere(reply.clone());
+        // Every tool at once: 31 calls in flight per scenario.
+        let ids: Vec<(u64, &str)> = calls
+            .iter()
+            .map(|(name, args)| {
+                (
+                    h.request("tools/call", json!({"name": name, "arguments": args})),
+                    name.as_str(),
+                )
+            })
+            .collect();
+        for (id, name) in ids {
+            let response = h.response(id);
+            assert!(
+                response["result"]["structuredContent"].is_object(),
+                "{scenario} {name}: {response}"
+            );
+            assert_no_secret(
+                &response.to_string(),
+                &key,
+                &format!("the result of {name} under {scenario}"),
+            );
+            answered += 1;
+        }
+        sent_upstream += fake.requests().len();
+        // Under the echo scenarios the fake itself handed out the key inside settings objects,
+        // which the settings and tester writes post back to it unchanged (by design): bodies
+        // are checked only where the upstream never sent the key.
+        let echoing = scenario.starts_with("echo_");
+        for request in fake.requests() {
+            let body = if echoing {
+                String::new()
+            } else {
+                request.body_text()
+            };
+            for (part, text) in [
+                ("path", request.path.clone()),
+                ("query", request.query.clone()),
+                ("body", body),
+            ] {
+                assert_no_secret(
+                    &text,
+                    &key,
+                    &format!("the {part} of {} {}", request.method, request.path),
+                );
+            }
+            assert!(
+                request.api_key_query.is_none(),
+                "the key in a query: {request:?}"
+            );
+            if request.path.starts_with("/api/") {
+                assert_eq!(
+                    request.api_key.as_deref(),
+                    Some(key.as_str()),
+                    "{request:?}"
+                );
+            }
+        }
+        fake.clear_requests();
+    }
+    fake.set_override_everywhere(None);
+    let done = h.finish();
+    assert_no_secret(&done.stdout, &key, "stdout");
+    assert_no_secret(&done.stderr, &key, "stderr (debug logging)");
+    eprintln!(
+        "canary: {answered} calls over {} scenarios, {sent_upstream} upstream requests",
+        scenarios.len()
+    );
+}
