@@ -10,6 +10,7 @@
 //! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
+//! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
 //! * `cli`: `tools`, `call`, `demo`, `--help`, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
@@ -23,4 +24,5 @@ mod faults;
 mod mcp_stdio;
 mod moviepilot;
 mod policy;
+mod soak;
 mod support;

@@ -344,6 +344,11 @@ impl Harness {
         self.stderr_raw.lock().unwrap().clone()
     }
 
+    /// The child's process id (for reading its memory use from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Everything written to stdout so far.
     pub fn stdout(&self) -> String {
         self.stdout_raw.lock().unwrap().clone()
