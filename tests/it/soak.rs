@@ -61,7 +61,7 @@ fn mix(good: Reply) -> Reply {
 
 /// The `i`-th call: alternately a read and a write, cycling through the distinct calls.
 fn call(i: usize) -> (String, Value) {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         let q = (i / 2) % DISTINCT_READS;
         (
             "read_search".into(),
@@ -162,7 +162,7 @@ fn a_soak_with_random_faults_answers_every_call_once_and_like_a_sequential_run()
             "{key_of}: the answer under load differs from the answer alone"
         );
         done += 1;
-        if done % (calls / 10).max(1) == 0 {
+        if done.is_multiple_of((calls / 10).max(1)) {
             rss.push(rss_kib(pid));
         }
     }
