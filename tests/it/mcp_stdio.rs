@@ -194,3 +194,103 @@ fn concurrent_calls_run_in_parallel() {
         "6 calls of {delay:?} took {elapsed:?}: not concurrent"
     );
 }
+
+/// Sends `line`, then a ping with id `after`; returns every message up to the ping's answer
+/// (waiting a little longer when `expect` has not shown up yet).
+fn exchange(h: &mut Harness, line: &str, after: &str, expect: Option<&Value>) -> Vec<Value> {
+    h.send_line(line);
+    h.send_line(&json!({"jsonrpc": "2.0", "id": after, "method": "ping"}).to_string());
+    let mut seen = Vec::new();
+    let mut pinged = false;
+    loop {
+        let wait = if pinged {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_secs(60)
+        };
+        let Some(message) = h.next_message(wait) else {
+            assert!(pinged, "no answer to the ping after {after}");
+            return seen;
+        };
+        if message["id"] == json!(after) {
+            assert_eq!(message["result"], json!({}), "{after}: {message}");
+            pinged = true;
+        } else {
+            seen.push(message);
+        }
+        let found = expect.is_none_or(|e| {
+            seen.iter()
+                .any(|m| m["id"] == e["id"] && m["error"]["code"] == e["code"])
+        });
+        if pinged && (found || expect.is_none()) {
+            if expect.is_none() {
+                // Nothing may arrive for a message that gets no answer.
+                if let Some(extra) = h.next_message(Duration::from_millis(300)) {
+                    seen.push(extra);
+                }
+            }
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
+    let (_fake, key, mut h) = started();
+    let huge = "x".repeat(17 << 20);
+    let huge_request = json!({"jsonrpc": "2.0", "id": 99, "method": "ping", "params": {"pad": "y".repeat(17 << 20)}}).to_string();
+    // (what, line, the expected error's id and code; None: no answer at all)
+    let cases: Vec<(&str, String, Option<(Value, i64)>)> = vec![
+        ("garbage", "\u{1}\u{2}garbage".into(), Some((Value::Null, -32700))),
+        ("text that is not JSON", "caf\u{e9} {".into(), Some((Value::Null, -32700))),
+        ("empty batch", "[]".into(), Some((Value::Null, -32600))),
+        (
+            "batch",
+            r#"[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]"#.into(),
+            Some((Value::Null, -32600)),
+        ),
+        ("a bare number", "42".into(), Some((Value::Null, -32600))),
+        ("wrong jsonrpc version", r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#.into(), Some((Value::Null, -32600))),
+        ("id of the wrong type", r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#.into(), Some((Value::Null, -32600))),
+        ("method of the wrong type", r#"{"jsonrpc":"2.0","id":6,"method":5}"#.into(), Some((Value::Null, -32600))),
+        ("tools/call params of the wrong type", r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":"x"}"#.into(), Some((json!(5), -32602))),
+        ("tool name of the wrong type", r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":5}}"#.into(), Some((json!(11), -32602))),
+        ("arguments of the wrong type", r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"read_search","arguments":"x"}}"#.into(), Some((json!(10), -32602))),
+        ("unknown method", r#"{"jsonrpc":"2.0","id":8,"method":"no/such"}"#.into(), Some((json!(8), -32601))),
+        ("a notification sent with an id", r#"{"jsonrpc":"2.0","id":7,"method":"notifications/initialized"}"#.into(), Some((json!(7), -32601))),
+        ("a request without an id (a notification)", r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_search","arguments":{"query":"x"}}}"#.into(), None),
+        ("a response from the client", r#"{"jsonrpc":"2.0","id":12,"result":{}}"#.into(), None),
+        ("a line over the 16 MiB cap", huge, Some((Value::Null, -32600))),
+        ("a request over the 16 MiB cap", huge_request, Some((Value::Null, -32600))),
+    ];
+    for (i, (what, line, expect)) in cases.into_iter().enumerate() {
+        let expect = expect.map(|(id, code)| json!({"id": id, "code": code}));
+        let seen = exchange(&mut h, &line, &format!("after-{i}"), expect.as_ref());
+        for message in &seen {
+            assert_eq!(message["jsonrpc"], "2.0", "{what}: {message}");
+            if message.get("error").is_some() {
+                assert!(
+                    message.get("id").is_some(),
+                    "{what}: an error without an id: {message}"
+                );
+            }
+        }
+        match &expect {
+            Some(e) => {
+                let hits = seen
+                    .iter()
+                    .filter(|m| m["id"] == e["id"] && m["error"]["code"] == e["code"])
+                    .count();
+                assert_eq!(hits, 1, "{what}: want one {e}, got {seen:?}");
+                assert_eq!(seen.len(), 1, "{what}: extra messages {seen:?}");
+            }
+            None => assert!(seen.is_empty(), "{what}: answered {seen:?}"),
+        }
+    }
+    // Still serving real work.
+    let response = h.call_tool("read_search", json!({"query": "matrix", "media": "movie"}));
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    let done = h.finish();
+    assert!(done.status.success(), "{}", done.stderr);
+    assert_no_secret(&done.stderr, &key, "stderr");
+}
