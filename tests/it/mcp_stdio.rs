@@ -234,13 +234,15 @@ fn exchange(h: &mut Harness, line: &str, after: &str, expect: Option<&Value>) ->
     }
 }
 
+/// What is sent, the line, and the expected error's id and code (`None`: no answer at all).
+type Case = (&'static str, String, Option<(Value, i64)>);
+
 #[test]
 fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
     let (_fake, key, mut h) = started();
     let huge = "x".repeat(17 << 20);
     let huge_request = json!({"jsonrpc": "2.0", "id": 99, "method": "ping", "params": {"pad": "y".repeat(17 << 20)}}).to_string();
-    // (what, line, the expected error's id and code; None: no answer at all)
-    let cases: Vec<(&str, String, Option<(Value, i64)>)> = vec![
+    let cases: Vec<Case> = vec![
         ("garbage", "\u{1}\u{2}garbage".into(), Some((Value::Null, -32700))),
         ("text that is not JSON", "caf\u{e9} {".into(), Some((Value::Null, -32700))),
         ("empty batch", "[]".into(), Some((Value::Null, -32600))),
