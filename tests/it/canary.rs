@@ -3,7 +3,8 @@
 //! error bodies, ProblemDetails and a 401 text). The key must appear nowhere a caller or an
 //! operator could see it: not in results (structured content, text blocks, warnings, errors),
 //! not on stdout or stderr (debug logging on), and never in a URL or body sent upstream. It
-//! must still reach the fake, as the `ApiKey` header only. Echoed keys are caught by the
+//! must still reach the fake, as the `ApiKey` header only. Every result also validates against
+//! its tool's `outputSchema`, whatever the upstream did. Echoed keys are caught by the
 //! harness (`Policy::redact_secrets`), which replaces configured keys in every result.
 
 use std::time::Duration;
@@ -11,6 +12,8 @@ use std::time::Duration;
 use host_harness::demo::{Fault, Reply};
 use media_mcp_tests::{Env, FakeOmbi, Harness, assert_no_secret, canary_key};
 use serde_json::{Value, json};
+
+use crate::support::assert_valid;
 
 /// Answers that carry the key back, as a careless or hostile upstream might.
 fn echoes(key: &str) -> Vec<(String, Reply)> {
@@ -62,6 +65,17 @@ fn the_api_key_appears_nowhere_for_any_tool_under_any_fault() {
     let mut h = Harness::serve_initialized(&env, "2025-11-25");
     let list = h.rpc("tools/list", json!({}));
     assert_no_secret(&list.to_string(), &key, "tools/list");
+    let schemas: std::collections::HashMap<String, Value> = list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or_default().to_owned(),
+                t["outputSchema"].clone(),
+            )
+        })
+        .collect();
     let calls: Vec<(String, Value)> = list["result"]["tools"]
         .as_array()
         .expect("tools")
@@ -99,9 +113,10 @@ fn the_api_key_appears_nowhere_for_any_tool_under_any_fault() {
             .collect();
         for (id, name) in ids {
             let response = h.response(id);
-            assert!(
-                response["result"]["structuredContent"].is_object(),
-                "{scenario} {name}: {response}"
+            assert_valid(
+                &schemas[name],
+                &response["result"]["structuredContent"],
+                &format!("{name} under {scenario}"),
             );
             assert_no_secret(
                 &response.to_string(),
