@@ -2,9 +2,8 @@
 //! where it happens rather than as a slower `tools/call`:
 //!
 //! * `compose/*`: output-schema composition (one tool; the whole catalogue, as `list-tools` does);
-//! * `validate/*`: argument validation against the advertised `inputSchema` (read_search, and the
-//!   tool with the largest input schema), with the schema built beforehand as in a cached catalogue
-//!   and built per call;
+//! * `validate/*`: argument validation against the advertised `inputSchema` (read_search with
+//!   valid and invalid arguments, the schema built beforehand or per call; read_requests);
 //! * `call/*`: whole calls through `Plugin::call_tool` (parse, validate, upstream body parse,
 //!   projection, budgets, rendering) over the biggest fixtures, answered by an in-memory upstream
 //!   that routes like the fake Ombi (`tests/fixtures/ombi/index.json`).
@@ -139,15 +138,20 @@ fn validate(c: &mut Criterion) {
     c.bench_function("validate/read_search_schema_built_per_call", |b| {
         b.iter(|| schema::validate(&(search.input_schema)(), black_box(&args)))
     });
-    let largest = plugin
+    let invalid = json!({"query": "", "media": "movie", "bogus": 1});
+    c.bench_function("validate/read_search_invalid_arguments", |b| {
+        b.iter(|| schema::validate(black_box(&schema_value), black_box(&invalid)))
+    });
+    let requests = plugin
         .tools()
         .into_iter()
-        .max_by_key(|t| (t.input_schema)().to_string().len())
-        .expect("a tool");
-    let empty = json!({});
-    let largest_schema = (largest.input_schema)();
-    c.bench_function(&format!("validate/largest_schema_{}", largest.name), |b| {
-        b.iter(|| schema::validate(black_box(&largest_schema), black_box(&empty)))
+        .find(|t| t.name == "read_requests")
+        .expect("read_requests");
+    let requests_schema = (requests.input_schema)();
+    let requests_args = json!({"media": "tv", "limit": 10, "offset": 0});
+    assert!(schema::validate(&requests_schema, &requests_args).is_ok());
+    c.bench_function("validate/read_requests_prebuilt_schema", |b| {
+        b.iter(|| schema::validate(black_box(&requests_schema), black_box(&requests_args)))
     });
 }
 
