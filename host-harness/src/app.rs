@@ -14,7 +14,7 @@ use crate::config::{RawSettings, Settings};
 use crate::demo::FakeOmbi;
 use crate::policy::{Policy, guest_env};
 use crate::sandbox::{LoadReport, Sandbox, SandboxOptions, ToolSpec};
-use crate::server::{Catalogue, McpServer, call_tool};
+use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
 use crate::{logging, present};
 
 /// Exit status when the called tool reported an error (`isError`).
@@ -45,8 +45,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Serve(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
-                let (sandbox, catalogue) = start(&settings).await?;
-                crate::stdio::serve_stdio(McpServer::new(sandbox, catalogue)).await?;
+                let (sandbox, catalogue) = start_serving(&settings).await?;
+                crate::stdio::serve_stdio(McpServer::with_slot(sandbox, catalogue)).await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -128,33 +128,98 @@ fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
 /// Loads the component and lists its tools once.
 async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalogue>)> {
     let path = component_path(settings)?;
-    let policy = Arc::new(Policy::from_settings(settings));
-    let options = SandboxOptions {
-        guest_env: guest_env(settings),
-        policy: policy.clone(),
-        call_timeout: settings.call_timeout,
-        memory_limit_bytes: settings.memory_limit_bytes,
-        cache_dir: settings.cache_dir.clone(),
-    };
+    let options = sandbox_options(settings);
     let guest_env = options.guest_env.clone();
     let (sandbox, report) = Sandbox::load(&path, options)?;
     let (specs, listing) = list_tools(&sandbox, &report, &guest_env, settings).await?;
     let catalogue = Catalogue::from_specs(specs)?;
+    let keys_to_guest = settings.pass_key_to_guest;
+    log_ready(
+        &path,
+        &report,
+        catalogue.tools().len(),
+        listing,
+        &sandbox,
+        keys_to_guest,
+    );
+    Ok((Arc::new(sandbox), Arc::new(catalogue)))
+}
+
+/// [`start`] for `serve`. When this component and environment have a cached listing, the
+/// catalogue is built from it while the component loads on a blocking thread, so
+/// `initialize` and `tools/list` are answered without waiting for the component (the first
+/// call waits); otherwise as [`start`].
+async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<Catalogue>)> {
+    let path = component_path(settings)?;
+    let options = sandbox_options(settings);
+    let wasm = std::fs::read(&path)
+        .with_context(|| format!("reading the component {}", path.display()))?;
+    let digest = artifact_cache::component_digest(&wasm);
+    let cached = settings.cache_dir.as_deref().and_then(|dir| {
+        let key = artifact_cache::listing_key(&digest, &options.guest_env);
+        artifact_cache::load_listing(dir, &key)
+    });
+    let Some(specs) = cached else {
+        let (sandbox, catalogue) = start(settings).await?;
+        return Ok((SandboxSlot::ready(sandbox), catalogue));
+    };
+    let tools = specs.len();
+    let keys_to_guest = settings.pass_key_to_guest;
+    let slot = SandboxSlot::loading(move || {
+        let label = path.display().to_string();
+        match Sandbox::from_bytes_with_digest(&wasm, digest, &label, options) {
+            Ok((sandbox, report)) => {
+                log_ready(
+                    &path,
+                    &report,
+                    tools,
+                    "listing cached",
+                    &sandbox,
+                    keys_to_guest,
+                );
+                Ok(sandbox)
+            }
+            Err(error) => {
+                crate::log_error!("cannot load the component: {error:#}");
+                Err(load_failure())
+            }
+        }
+    });
+    Ok((slot, Arc::new(Catalogue::from_specs(specs)?)))
+}
+
+fn sandbox_options(settings: &Settings) -> SandboxOptions {
+    SandboxOptions {
+        guest_env: guest_env(settings),
+        policy: Arc::new(Policy::from_settings(settings)),
+        call_timeout: settings.call_timeout,
+        memory_limit_bytes: settings.memory_limit_bytes,
+        cache_dir: settings.cache_dir.clone(),
+    }
+}
+
+/// The start-up log line.
+fn log_ready(
+    path: &Path,
+    report: &LoadReport,
+    tools: usize,
+    listing: &str,
+    sandbox: &Sandbox,
+    keys_to_guest: bool,
+) {
     crate::log_info!(
-        "component {} ({} bytes) ready in {:.1} ms ({:?}); {} tool(s) ({listing}); outbound allowed to [{}]; keys {}",
+        "component {} ({} bytes) ready in {:.1} ms ({:?}); {tools} tool(s) ({listing}); outbound allowed to [{}]; keys {}",
         path.display(),
         report.wasm_bytes,
         report.elapsed.as_secs_f64() * 1000.0,
         report.provenance,
-        catalogue.tools().len(),
-        policy.allowed_origins().join(", "),
-        if settings.pass_key_to_guest {
+        sandbox.policy().allowed_origins().join(", "),
+        if keys_to_guest {
             "passed to the component"
         } else {
             "injected by the host"
         },
     );
-    Ok((Arc::new(sandbox), Arc::new(catalogue)))
 }
 
 /// The component's tools: from the listing cache when this component and environment were

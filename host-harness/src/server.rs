@@ -5,6 +5,9 @@
 //!   `negotiate_initialize` echoes a supported requested version, and otherwise answers the
 //!   `protocol_version` of [`ServerHandler::get_info`], which we set to the newest we support;
 //! * `tools/list`: the component's `list-tools`, called once at start-up ([`Catalogue`]);
+//! * the sandbox sits in a [`SandboxSlot`]: a warm `serve` answers `initialize` and
+//!   `tools/list` from the cached listing while the component still loads, and the first
+//!   `tools/call` waits for it;
 //! * `tools/call`: a fresh instance per call ([`call_tool`]) with a new correlation id and the
 //!   principal from `_meta["media-mcp/principal"]`; WIT `unknown-tool` and names not in the
 //!   catalogue are JSON-RPC -32602; sandbox failures become contract error envelopes.
@@ -26,7 +29,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use crate::envelope;
-use crate::sandbox::{CallContext, CallOutcome, Sandbox, ToolSpec};
+use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox, ToolSpec};
 
 /// The protocol versions we speak, oldest first. The newest is the fallback answer.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[ProtocolVersion] = &[
@@ -187,16 +190,70 @@ fn unknown_tool(name: &str) -> ErrorData {
     ErrorData::invalid_params(format!("unknown tool: {name}"), None)
 }
 
+/// The sandbox as the server sees it: loaded, or still loading on a blocking thread. A warm
+/// start answers `initialize` and `tools/list` from the listing cache while the component
+/// loads; the first `tools/call` waits for it.
+#[derive(Debug, Clone)]
+pub struct SandboxSlot {
+    loaded: tokio::sync::watch::Receiver<Option<Result<Arc<Sandbox>, Failure>>>,
+}
+
+impl SandboxSlot {
+    /// A slot holding a loaded sandbox.
+    pub fn ready(sandbox: Arc<Sandbox>) -> SandboxSlot {
+        let (_sender, loaded) = tokio::sync::watch::channel(Some(Ok(sandbox)));
+        SandboxSlot { loaded }
+    }
+
+    /// Runs `load` on a blocking thread; calls wait for it. A failed load fails every call
+    /// with the failure `load` returned.
+    pub fn loading(
+        load: impl FnOnce() -> Result<Sandbox, Failure> + Send + 'static,
+    ) -> SandboxSlot {
+        let (sender, loaded) = tokio::sync::watch::channel(None);
+        tokio::task::spawn_blocking(move || {
+            let _ = sender.send(Some(load().map(Arc::new)));
+        });
+        SandboxSlot { loaded }
+    }
+
+    /// The sandbox, once loaded.
+    ///
+    /// # Errors
+    ///
+    /// The load failed (or its thread died).
+    pub async fn get(&self) -> Result<Arc<Sandbox>, Failure> {
+        let mut loaded = self.loaded.clone();
+        match loaded.wait_for(Option::is_some).await {
+            Ok(value) => value.clone().unwrap_or_else(|| Err(load_failure())),
+            Err(_closed) => Err(load_failure()),
+        }
+    }
+}
+
+/// What calls report when the component could not be loaded (the reason is logged).
+pub fn load_failure() -> Failure {
+    Failure {
+        kind: FailureKind::Instantiate,
+        message: "the plugin could not be started".to_owned(),
+    }
+}
+
 /// The MCP server: the sandbox plus the catalogue listed at start-up.
 #[derive(Debug, Clone)]
 pub struct McpServer {
-    sandbox: Arc<Sandbox>,
+    sandbox: SandboxSlot,
     catalogue: Arc<Catalogue>,
 }
 
 impl McpServer {
     /// A server over a loaded sandbox and its catalogue.
     pub fn new(sandbox: Arc<Sandbox>, catalogue: Arc<Catalogue>) -> Self {
+        Self::with_slot(SandboxSlot::ready(sandbox), catalogue)
+    }
+
+    /// A server whose sandbox may still be loading.
+    pub fn with_slot(sandbox: SandboxSlot, catalogue: Arc<Catalogue>) -> Self {
         McpServer { sandbox, catalogue }
     }
 }
@@ -256,7 +313,19 @@ impl ServerHandler for McpServer {
                 ));
             }
         };
-        call_tool(&self.sandbox, &request.name, request.arguments, principal)
+        let sandbox = match self.sandbox.get().await {
+            Ok(sandbox) => sandbox,
+            Err(failure) => {
+                let id = uuid::Uuid::new_v4().to_string();
+                let value = envelope::failure_envelope(&request.name, &id, &failure);
+                return Ok(CallToolResponse::from(result(
+                    value.clone(),
+                    value.to_string(),
+                    true,
+                )));
+            }
+        };
+        call_tool(&sandbox, &request.name, request.arguments, principal)
             .await
             .map(CallToolResponse::from)
     }

@@ -3,7 +3,9 @@
 //! component cache (the second start skips compilation).
 
 use host_harness::config::VARIABLES;
-use media_mcp_tests::{Env, FakeOmbi, assert_no_secret, canary_key, fresh_dir, run_cli};
+use media_mcp_tests::{
+    Env, FakeOmbi, Harness, assert_no_secret, canary_key, fresh_dir, run_cli, structured,
+};
 use serde_json::Value;
 
 #[test]
@@ -249,6 +251,32 @@ fn the_second_start_reuses_the_listing_and_lists_the_same_tools() {
     let other = FakeOmbi::start("k").unwrap();
     let (_, listed, _) = list_twice(&Env::ombi(&other, "k").set("OMBI_URL", ""));
     assert!(!listed.contains("read_search"), "{listed}");
+}
+
+#[test]
+fn a_warm_serve_answers_from_the_listing_while_loading_and_its_first_call_works() {
+    let fake = FakeOmbi::start("k").unwrap();
+    let cache = fresh_dir("warm-serve");
+    let env = Env::ombi(&fake, "k")
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info");
+    let mut listed = Vec::new();
+    for _ in 0..2 {
+        let mut h = Harness::serve_initialized(&env, "2025-06-18");
+        let tools = h.rpc("tools/list", serde_json::json!({}));
+        listed.push(tools["result"]["tools"].clone());
+        let call = h.call_tool(
+            "read_search",
+            serde_json::json!({"query": "matrix", "media": "movie"}),
+        );
+        assert_eq!(structured(&call)["ok"], true, "{call}");
+        let out = h.finish();
+        assert!(out.status.success(), "{}", out.stderr);
+        listed.push(Value::String(out.stderr));
+    }
+    assert_eq!(listed[0], listed[2], "the cached listing differs");
+    let second_log = listed[3].as_str().unwrap();
+    assert!(second_log.contains("(listing cached)"), "{second_log}");
 }
 
 #[test]

@@ -214,9 +214,24 @@ impl Sandbox {
         label: &str,
         options: SandboxOptions,
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
+        let digest = artifact_cache::component_digest(wasm);
+        Self::from_bytes_with_digest(wasm, digest, label, options)
+    }
+
+    /// [`Sandbox::from_bytes`] when the caller has hashed the component already
+    /// ([`artifact_cache::component_digest`]), so a start hashes it once.
+    ///
+    /// # Errors
+    ///
+    /// Not a component, or it imports something the linker does not provide.
+    pub fn from_bytes_with_digest(
+        wasm: &[u8],
+        component_digest: [u8; 32],
+        label: &str,
+        options: SandboxOptions,
+    ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
         let engine = engine()?;
-        let component_digest = artifact_cache::component_digest(wasm);
         let (component, provenance) = artifact_cache::load_component_with_digest(
             &engine,
             wasm,
