@@ -18,6 +18,7 @@
 mod big;
 mod client;
 mod floor;
+mod machine;
 mod measure;
 mod micro;
 mod report;
@@ -106,7 +107,12 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let results = runtime.block_on(measure::run_all(&root, plan))?;
+    let load_before = machine::load_average();
+    let mut results = runtime.block_on(measure::run_all(&root, plan))?;
+    results.environment.push((
+        "load average (1, 5, 15 min) before / after".into(),
+        format!("{load_before} / {}", machine::load_average()),
+    ));
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let text = report::render(&results, &micro, plan, &notes);

@@ -120,27 +120,33 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
     };
     let mut results = Results {
         wasm_bytes: std::fs::metadata(&wasm)?.len(),
-        environment: environment(root),
+        environment: crate::machine::environment(root),
         ..Results::default()
     };
 
-    eprintln!("bench: floor");
     let floor_spec = ServerSpec {
         name: "floor".into(),
         program: floor_server,
         args: vec![],
         env: base_env(&[]),
     };
+    eprintln!("bench: cold starts of the floor and ours, interleaved");
+    // One unmeasured start fills the caches. Interleaving keeps the ratio fair when the
+    // machine's load drifts (it is shared).
+    cold_start(&ours).await?.0.shutdown().await;
+    let mut cold = interleaved_cold_series(&[&floor_spec, &ours], plan.cold_runs).await?;
+    let ours_cold = cold.pop();
+    let floor_cold = cold.pop();
+
+    eprintln!("bench: floor");
     results
         .servers
-        .push(measure_floor(&floor_spec, &fake, plan).await?);
+        .push(measure_floor(&floor_spec, &fake, plan, floor_cold).await?);
 
     eprintln!("bench: ours");
-    // One unmeasured start fills the compiled-artifact cache.
-    cold_start(&ours).await?.0.shutdown().await;
     results
         .servers
-        .push(measure_server(&ours, &fake, plan).await?);
+        .push(measure_server(&ours, &fake, plan, ours_cold).await?);
     let mut no_cache = ours.clone();
     no_cache.args.push("--no-cache".into());
     results.ours_cold_no_cache = Some(cold_series(&no_cache, plan.slow_cold_runs).await?.0);
@@ -150,7 +156,7 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
             Ok(spec) => {
                 eprintln!("bench: {}", spec.name);
                 let name = spec.name.clone();
-                match measure_server(&spec, &fake, plan).await {
+                match measure_server(&spec, &fake, plan, None).await {
                     Ok(r) => results.servers.push(r),
                     Err(e) => results.servers.push(ServerResult {
                         name,
@@ -236,6 +242,29 @@ async fn cold_series(spec: &ServerSpec, runs: usize) -> anyhow::Result<(Summary,
     Ok((Summary::of(&times), bytes))
 }
 
+/// `runs` cold starts of each server, taking turns; per server the summary and the
+/// `tools/list` answer size.
+async fn interleaved_cold_series(
+    specs: &[&ServerSpec],
+    runs: usize,
+) -> anyhow::Result<Vec<(Summary, usize)>> {
+    let mut times = vec![Vec::with_capacity(runs); specs.len()];
+    let mut bytes = vec![0; specs.len()];
+    for _ in 0..runs {
+        for (i, spec) in specs.iter().enumerate() {
+            let (client, elapsed, list_bytes) = cold_start(spec).await?;
+            times[i].push(elapsed);
+            bytes[i] = list_bytes;
+            client.shutdown().await;
+        }
+    }
+    Ok(times
+        .iter()
+        .zip(bytes)
+        .map(|(t, b)| (Summary::of(t), b))
+        .collect())
+}
+
 /// Calls at `in_flight` concurrency until `total` are done; calls per second.
 async fn in_flight<F, Fut>(in_flight: usize, total: usize, call: F) -> anyhow::Result<f64>
 where
@@ -270,12 +299,17 @@ fn slow_reply() -> Reply {
     Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
 }
 
+/// The floor's measurements; `cold`: its cold starts if already measured.
 async fn measure_floor(
     spec: &ServerSpec,
     fake: &FakeOmbi,
     plan: Plan,
+    cold: Option<(Summary, usize)>,
 ) -> anyhow::Result<ServerResult> {
-    let (cold, list_bytes) = cold_series(spec, plan.cold_runs).await?;
+    let (cold, list_bytes) = match cold {
+        Some(measured) => measured,
+        None => cold_series(spec, plan.cold_runs).await?,
+    };
     let addr = fake.addr();
     for _ in 0..plan.warmup {
         floor::get_json(addr, SEARCH_PATH, API_KEY).await?;
@@ -327,17 +361,17 @@ async fn good_call(client: &McpClient) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One MCP server's measurements; `cold`: its cold starts if already measured.
 async fn measure_server(
     spec: &ServerSpec,
     fake: &FakeOmbi,
     plan: Plan,
+    cold: Option<(Summary, usize)>,
 ) -> anyhow::Result<ServerResult> {
-    let runs = if spec.name == "ours" {
-        plan.cold_runs
-    } else {
-        plan.slow_cold_runs
+    let (cold, list_bytes) = match cold {
+        Some(measured) => measured,
+        None => cold_series(spec, plan.slow_cold_runs).await?,
     };
-    let (cold, list_bytes) = cold_series(spec, runs).await?;
 
     let (client, _, _) = cold_start(spec).await?;
     let client = Arc::new(client);
@@ -381,51 +415,4 @@ async fn measure_server(
         big,
         skipped: None,
     })
-}
-
-fn command_line(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_else(|| "unavailable".into())
-}
-
-/// Machine and versions.
-fn environment(root: &Path) -> Vec<(String, String)> {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".into());
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let sdk = std::fs::read_to_string(
-        root.join("target/bench/node/node_modules/@modelcontextprotocol/sdk/package.json"),
-    )
-    .ok()
-    .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-    .and_then(|v| v["version"].as_str().map(str::to_owned))
-    .unwrap_or_else(|| "not installed".into());
-    let mcp = command_line(
-        &root.join("target/py/bin/python").display().to_string(),
-        &[
-            "-c",
-            "import importlib.metadata as m; print(m.version('mcp'))",
-        ],
-    );
-    vec![
-        ("CPU".into(), format!("{cpu}, {cores} cores available")),
-        ("kernel".into(), kernel.trim().to_owned()),
-        ("rustc".into(), command_line("rustc", &["--version"])),
-        ("python mcp".into(), mcp),
-        ("node".into(), command_line("node", &["--version"])),
-        ("@modelcontextprotocol/sdk".into(), sdk),
-    ]
 }

@@ -366,7 +366,8 @@ pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> St
            (a fresh wasm instance per call, 64 MiB memory limit, log level info to stderr, which the \
            driver discards); the compiled-artifact cache in `target/bench/cwasm-cache`, warmed by one \
            unmeasured start.\n\
-         * Counts: {} cold starts of the floor and ours, {} of the peers and of ours without the cache; \
+         * Counts: {} cold starts each of the floor and ours (taking turns, so load drift hits both), {} of \
+           the peers and of ours without the cache; \
            {} sequential calls after {} warm-up calls; {} calls with the big body.\n",
         plan.cold_runs, plan.slow_cold_runs, plan.calls, plan.warmup, plan.big_runs
     );
