@@ -46,6 +46,8 @@ pub struct ServerResult {
     pub list_bytes: Option<usize>,
     /// One `read_search` call (or floor GET), sequential.
     pub latency: Option<Summary>,
+    /// Each call minus a floor GET made just before it (same moment, same load).
+    pub paired_overhead: Option<Summary>,
     /// (calls in flight, calls per second).
     pub throughput: Vec<(usize, f64)>,
     /// Peak RSS after latency and throughput runs.
@@ -335,6 +337,7 @@ async fn measure_floor(
         cold: Some(cold),
         list_bytes: Some(list_bytes),
         latency: Some(Summary::of(&times)),
+        paired_overhead: None,
         throughput,
         peak_rss: None,
         big,
@@ -379,10 +382,16 @@ async fn measure_server(
         good_call(&client).await?;
     }
     let mut times = Vec::with_capacity(plan.calls);
+    let mut overheads = Vec::with_capacity(plan.calls);
     for _ in 0..plan.calls {
         let started = Instant::now();
+        floor::get_json(fake.addr(), SEARCH_PATH, API_KEY).await?;
+        let floor_time = started.elapsed();
+        let started = Instant::now();
         good_call(&client).await?;
-        times.push(started.elapsed());
+        let call_time = started.elapsed();
+        times.push(call_time);
+        overheads.push((call_time.as_secs_f64() - floor_time.as_secs_f64()) * 1000.0);
     }
     fake.clear_requests();
 
@@ -410,6 +419,7 @@ async fn measure_server(
         cold: Some(cold),
         list_bytes: Some(list_bytes),
         latency: Some(Summary::of(&times)),
+        paired_overhead: Some(Summary::of_ms(overheads)),
         throughput,
         peak_rss,
         big,
