@@ -4,7 +4,7 @@
 # `@modelcontextprotocol/sdk` into target/bench/node), runs the criterion micro-benchmarks and
 # the driver, and writes BENCHMARKS.md.
 #
-#   ./scripts/bench.sh           full run (about 3 minutes on 2 cores once built)
+#   ./scripts/bench.sh           full run (about 5 minutes on 2 cores once built)
 #   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI); peers whose
 #                                packages cannot be installed are skipped and the report says so;
 #                                writes target/bench/BENCHMARKS.smoke.md instead
