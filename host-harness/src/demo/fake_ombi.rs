@@ -527,7 +527,7 @@ async fn handle(
     if let Some(reply) = everywhere
         && path.to_ascii_lowercase().starts_with("/api/")
     {
-        return send_reply(shared, reply, &fingerprint, raw).await;
+        return send_reply(shared, reply, fingerprint, raw).await;
     }
     let Some(route) = shared.routes.find(&method, path) else {
         return if method == "GET" {
@@ -546,7 +546,7 @@ async fn handle(
         .get(&override_key(&method, &route.template))
         .cloned();
     if let Some(reply) = reply {
-        return send_reply(shared, reply, &fingerprint, raw).await;
+        return send_reply(shared, reply, fingerprint, raw).await;
     }
     match &route.body_file {
         None => respond(route.status, None, Bytes::new(), &[]),
@@ -576,7 +576,7 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 async fn send_reply(
     shared: &Shared,
     mut reply: Reply,
-    fingerprint: &u64,
+    fingerprint: u64,
     raw: &RawSender,
 ) -> Response<ResponseBody> {
     // Bounded: each step removes one level of nesting.
