@@ -58,7 +58,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "MEDIA_MCP_CALL_TIMEOUT_SECS",
-        help: "Wall-clock limit of one tool call, 1-600 (default 60).",
+        help: "Wall-clock limit of one tool call, 1-600 (default 60; 360 when MOVIEPILOT_URL is set, since MoviePilot's search.torrents may take 300 s).",
     },
     Variable {
         name: "MEDIA_MCP_MEMORY_LIMIT_MIB",
@@ -77,6 +77,9 @@ pub const PASSTHROUGH_PREFIXES: &[&str] = &["MEDIA_MCP_", "MOVIEPILOT_"];
 pub const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
 
 const DEFAULT_CALL_TIMEOUT_SECS: u64 = 60;
+/// The default with MoviePilot configured: its slowest tool (`search.torrents`) may take 300 s,
+/// and the component's own deadline (tool deadline + discovery) must end a call first.
+const DEFAULT_CALL_TIMEOUT_SECS_MOVIEPILOT: u64 = 360;
 const DEFAULT_MEMORY_LIMIT_MIB: u64 = 64;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
@@ -328,12 +331,17 @@ impl Settings {
                     )
                 })?,
             };
+        let default_call_timeout = if moviepilot.is_some() {
+            DEFAULT_CALL_TIMEOUT_SECS_MOVIEPILOT
+        } else {
+            DEFAULT_CALL_TIMEOUT_SECS
+        };
         let call_timeout = Duration::from_secs(bounded(
             raw,
             "MEDIA_MCP_CALL_TIMEOUT_SECS",
             1,
             600,
-            DEFAULT_CALL_TIMEOUT_SECS,
+            default_call_timeout,
         )?);
         let memory_mib = bounded(
             raw,
@@ -497,6 +505,23 @@ mod tests {
 
     fn validate(pairs: &[(&str, &str)]) -> Result<Settings, ConfigError> {
         Settings::validate(&raw(pairs), &Overrides::default())
+    }
+
+    #[test]
+    fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
+        let mp = [
+            ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
+            ("MOVIEPILOT_API_KEY", "k"),
+        ];
+        assert_eq!(
+            validate(&mp).unwrap().call_timeout,
+            Duration::from_secs(360)
+        );
+        let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")];
+        assert_eq!(
+            validate(&explicit).unwrap().call_timeout,
+            Duration::from_secs(90)
+        );
     }
 
     #[test]

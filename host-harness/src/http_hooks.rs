@@ -65,7 +65,7 @@ impl WasiHttpHooks for PolicyHooks {
             return Box::new(async { Err(HttpError::HttpRequestDenied) });
         }
         crate::log_debug!("outgoing {method} {origin}{path}");
-        let options = cap_request_options(options);
+        let options = cap_request_options(options, self.policy.first_byte_cap(&uri));
         Box::new(async move {
             let (response, io) =
                 wasmtime_wasi_http::default_send_request(request, Some(options)).await?;

@@ -23,6 +23,9 @@ use crate::config::{Settings, Upstream};
 pub const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Upper bound on the wait for the first response byte.
 pub const MAX_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The same bound for MoviePilot, whose `search.torrents` may take up to 300 s before answering
+/// (the component's own per-tool deadline still ends each call sooner).
+pub const MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT: Duration = Duration::from_secs(330);
 /// Upper bound on the wait between two response body chunks.
 pub const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -131,6 +134,7 @@ struct Rule {
     origin: Origin,
     base_path: String,
     credential: Option<Credential>,
+    first_byte_cap: Duration,
 }
 
 /// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
@@ -164,10 +168,14 @@ impl Policy {
         let mut rules = Vec::new();
         let mut secrets = Vec::new();
         let upstreams = [
-            (&settings.ombi, OMBI_KEY_HEADER),
-            (&settings.moviepilot, MOVIEPILOT_KEY_HEADER),
+            (&settings.ombi, OMBI_KEY_HEADER, MAX_FIRST_BYTE_TIMEOUT),
+            (
+                &settings.moviepilot,
+                MOVIEPILOT_KEY_HEADER,
+                MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT,
+            ),
         ];
-        for (upstream, header) in upstreams {
+        for (upstream, header, first_byte_cap) in upstreams {
             let Some(Upstream { url, api_key }) = upstream else {
                 continue;
             };
@@ -186,6 +194,7 @@ impl Policy {
                 origin,
                 base_path: url.path().trim_end_matches('/').to_owned(),
                 credential,
+                first_byte_cap,
             });
         }
         Policy {
@@ -233,6 +242,18 @@ impl Policy {
             .copied()
             .unwrap_or(first);
         Ok(best.credential.as_ref())
+    }
+
+    /// The longest first-byte wait allowed towards `uri`'s upstream ([`MAX_FIRST_BYTE_TIMEOUT`]
+    /// unless the upstream needs longer).
+    pub fn first_byte_cap(&self, uri: &Uri) -> Duration {
+        let origin = Origin::of_uri(uri);
+        self.rules
+            .iter()
+            .filter(|r| Some(&r.origin) == origin.as_ref())
+            .map(|r| r.first_byte_cap)
+            .max()
+            .unwrap_or(MAX_FIRST_BYTE_TIMEOUT)
     }
 
     /// [`Policy::authorize`], then sets the credential header, replacing any guest value.
@@ -296,12 +317,15 @@ fn path_has_prefix(path: &str, prefix: &str) -> bool {
 /// Caps the guest's timeouts at [`MAX_CONNECT_TIMEOUT`], [`MAX_FIRST_BYTE_TIMEOUT`] and
 /// [`MAX_BETWEEN_BYTES_TIMEOUT`] (smaller guest values are kept). wasmtime-wasi-http would
 /// otherwise wait 600 s for each.
-pub fn cap_request_options(requested: Option<RequestOptions>) -> RequestOptions {
+pub fn cap_request_options(
+    requested: Option<RequestOptions>,
+    first_byte_cap: Duration,
+) -> RequestOptions {
     let cap = |asked: Option<Duration>, max: Duration| Some(asked.map_or(max, |d| d.min(max)));
     let asked = requested.unwrap_or_default();
     RequestOptions {
         connect_timeout: cap(asked.connect_timeout, MAX_CONNECT_TIMEOUT),
-        first_byte_timeout: cap(asked.first_byte_timeout, MAX_FIRST_BYTE_TIMEOUT),
+        first_byte_timeout: cap(asked.first_byte_timeout, first_byte_cap),
         between_bytes_timeout: cap(asked.between_bytes_timeout, MAX_BETWEEN_BYTES_TIMEOUT),
     }
 }
@@ -501,18 +525,37 @@ mod tests {
 
     #[test]
     fn timeouts_are_capped_and_smaller_guest_values_kept() {
-        let o = cap_request_options(None);
+        let o = cap_request_options(None, MAX_FIRST_BYTE_TIMEOUT);
         assert_eq!(o.connect_timeout, Some(MAX_CONNECT_TIMEOUT));
         assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
         assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
-        let o = cap_request_options(Some(RequestOptions {
-            connect_timeout: Some(Duration::from_secs(1)),
-            first_byte_timeout: Some(Duration::from_secs(600)),
-            between_bytes_timeout: None,
-        }));
+        let o = cap_request_options(
+            Some(RequestOptions {
+                connect_timeout: Some(Duration::from_secs(1)),
+                first_byte_timeout: Some(Duration::from_secs(600)),
+                between_bytes_timeout: None,
+            }),
+            MAX_FIRST_BYTE_TIMEOUT,
+        );
         assert_eq!(o.connect_timeout, Some(Duration::from_secs(1)));
         assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
         assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
+    }
+
+    #[test]
+    fn moviepilot_may_take_longer_to_answer_than_ombi() {
+        let p = Policy::from_settings(&both());
+        let ombi = uri("http://127.0.0.1:5000/ombi/api/v1/Status");
+        let mp = uri("https://mp.example/api/v1/mcp");
+        assert_eq!(p.first_byte_cap(&ombi), MAX_FIRST_BYTE_TIMEOUT);
+        assert_eq!(p.first_byte_cap(&mp), MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT);
+        let o = cap_request_options(None, p.first_byte_cap(&mp));
+        assert_eq!(
+            o.first_byte_timeout,
+            Some(MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT)
+        );
+        let elsewhere = uri("https://other.example/");
+        assert_eq!(p.first_byte_cap(&elsewhere), MAX_FIRST_BYTE_TIMEOUT);
     }
 
     #[test]
