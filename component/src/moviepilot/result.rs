@@ -13,6 +13,25 @@ use serde_json::{Map, Value, json};
 const MAX_TEXT_CHARS: usize = 16 * 1024;
 /// Longest business `message`, in characters.
 const MAX_MESSAGE_CHARS: usize = 2000;
+/// Longest piece of upstream text quoted inside one of the plugin's own error sentences, so the
+/// sentence's own advice (for example "check with a read before retrying") survives the
+/// 300-character cap of error messages.
+const MAX_QUOTED_CHARS: usize = 160;
+
+/// Upstream text made fit to quote in the middle of an error sentence: sanitized to one line
+/// (a traceback after its first line would otherwise end the whole message there, cutting the
+/// plugin's advice after the quote) and bounded.
+fn quoted(text: &str) -> String {
+    let one_line = crate::contract::error::sanitize(text);
+    if one_line.chars().count() > MAX_QUOTED_CHARS {
+        format!(
+            "{}…",
+            one_line.chars().take(MAX_QUOTED_CHARS).collect::<String>()
+        )
+    } else {
+        one_line
+    }
+}
 
 /// An error whose message is the plugin's own text (setting names like
 /// `MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS` would otherwise be redacted as key-like words).
@@ -61,10 +80,10 @@ pub fn rpc_error(
     status: u16,
     mutation: bool,
 ) -> ToolError {
-    let detail = match data {
+    let detail = quoted(&match data {
         Some(Value::String(s)) if !s.is_empty() => format!("{message}: {s}"),
         _ => message.to_owned(),
-    };
+    });
     let err = match code {
         -32602 => ToolError::new(
             ErrorCode::InvalidArgument,
@@ -297,11 +316,11 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
         .unwrap_or("")
         .to_owned();
     let mut reply = if failed {
-        let what = if message.is_empty() {
+        let what = quoted(&if message.is_empty() {
             kind.clone().unwrap_or_else(|| "no reason given".into())
         } else {
             message.clone()
-        };
+        });
         let err = match kind.as_deref() {
             Some("invalid_input") => {
                 let e = ToolError::new(

@@ -112,6 +112,51 @@ fn http_and_json_rpc_failures_map_to_contract_codes() {
 }
 
 #[test]
+fn a_multi_line_upstream_reason_keeps_the_plugins_advice_and_drops_the_traceback() {
+    // Found by the MoviePilot fault matrix (tests/it/moviepilot_faults.rs): a traceback in the
+    // JSON-RPC error's `data` ended the message at its second line, cutting "check with a read
+    // before retrying" off an UNKNOWN_OUTCOME.
+    let trace = "db locked\nTraceback (most recent call last):\n  File \"/app/mcp.py\", line 9, in call\nOperationalError: Password=hunter2";
+    let up = answering(move |r| rpc_error(r, 200, -32603, "Internal error", Some(trace)));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "Dune"}),
+    );
+    let message = out["error"]["message"].as_str().unwrap();
+    assert_eq!(code(&out), "UNKNOWN_OUTCOME", "{out}");
+    assert!(
+        message.contains("Internal error: db locked") && message.ends_with("before retrying"),
+        "{message}"
+    );
+    assert!(
+        !message.contains("File") && !message.contains("hunter2"),
+        "{message}"
+    );
+    // The same for a business failure's message inside "...; see data.input_contract".
+    let up = answering(|r| {
+        text(
+            r,
+            r#"{"success":false,"error":"invalid_input","message":"title 无效\nTraceback (most recent call last):\n  File \"/app/x.py\", line 1","input_contract":{"title":"string"}}"#,
+            false,
+        )
+    });
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "Dune"}),
+    );
+    let message = out["error"]["message"].as_str().unwrap();
+    assert_eq!(code(&out), "INVALID_ARGUMENT", "{out}");
+    assert!(
+        message.ends_with("see data.input_contract") && !message.contains("File"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_401_at_the_handshake_names_the_key_setting() {
     let up = FakeUpstream::new().script(|_| Some(json_answer(401, json!({"detail": "no"}))));
     let out = call(
