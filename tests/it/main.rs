@@ -8,6 +8,8 @@
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
 //! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
+//! * `moviepilot_faults`: every injected `tools/call` fault of the fake MoviePilot on a read and
+//!   a write (the MoviePilot fault matrix);
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
@@ -23,6 +25,7 @@ mod fake_ombi;
 mod faults;
 mod mcp_stdio;
 mod moviepilot;
+mod moviepilot_faults;
 mod policy;
 mod soak;
 mod support;

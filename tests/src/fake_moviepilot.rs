@@ -18,9 +18,17 @@
 //!    `input_contract`, `execution_outcome`, `collection`, `tool_result_truncated`) or prose, and
 //!    `isError` with `错误: ...` for hidden or unknown tools (see [`tools`]);
 //! 6. `DELETE /api/v1/mcp` → 204; anything else → 404 `{"detail": "Not Found"}`.
+//!
+//! Tests can spoil the answer to `tools/call` of one tool ([`FakeMoviePilot::set_call_fault`])
+//! with a [`CallFault`]: late, reset, stalled, a failure status, a JSON-RPC error, prose, an
+//! unknown outcome. Raw-byte faults take the socket over from hyper, as the fake Ombi does.
 
+pub mod faults;
 pub mod tools;
 
+pub use faults::CallFault;
+
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
 use std::net::SocketAddr;
@@ -29,6 +37,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use host_harness::demo::{self, RawEnd};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
@@ -140,6 +149,7 @@ impl FakeMoviePilotBuilder {
             settings: self,
             log: Mutex::default(),
             state: Mutex::new(tools::State::default()),
+            faults: Mutex::default(),
         });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
         let thread_shared = shared.clone();
@@ -163,6 +173,8 @@ struct Shared {
     settings: FakeMoviePilotBuilder,
     log: Mutex<Vec<RecordedRequest>>,
     state: Mutex<tools::State>,
+    /// Faults on `tools/call`, by tool name.
+    faults: Mutex<HashMap<String, CallFault>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -206,6 +218,37 @@ impl FakeMoviePilot {
     /// Every request so far.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         lock(&self.shared.log).clone()
+    }
+
+    /// Forgets the recorded requests.
+    pub fn clear_requests(&self) {
+        lock(&self.shared.log).clear();
+    }
+
+    /// How many `tools/call` requests for `tool` arrived (since the last
+    /// [`FakeMoviePilot::clear_requests`]).
+    pub fn tool_calls(&self, tool: &str) -> usize {
+        lock(&self.shared.log)
+            .iter()
+            .filter(|r| r.rpc_method().as_deref() == Some("tools/call"))
+            .filter(|r| {
+                serde_json::from_slice::<Value>(&r.body)
+                    .ok()
+                    .and_then(|v| v.pointer("/params/name")?.as_str().map(str::to_owned))
+                    .as_deref()
+                    == Some(tool)
+            })
+            .count()
+    }
+
+    /// Answers every later `tools/call` of `tool` with `fault` (the request is still recorded).
+    pub fn set_call_fault(&self, tool: &str, fault: CallFault) {
+        lock(&self.shared.faults).insert(tool.to_owned(), fault);
+    }
+
+    /// Removes every fault: all tools answer normally again.
+    pub fn clear_call_faults(&self) {
+        lock(&self.shared.faults).clear();
     }
 
     /// The titles subscribed through `add_subscribe` / `subscription.add`.
@@ -275,16 +318,109 @@ async fn accept_loop(
             _ = &mut stop => return,
             accepted = listener.accept() => {
                 let Ok((stream, _)) = accepted else { continue };
+                // A second handle on the socket lets a raw fault take the connection over from
+                // hyper (the fake Ombi's technique): dropping hyper's handle closes nothing.
+                let Some((stream, spare)) = duplicate(stream) else { continue };
                 let shared = shared.clone();
                 tokio::spawn(async move {
+                    let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
+                    let raw_tx: RawSender = Arc::new(Mutex::new(Some(raw_tx)));
                     let service = hyper::service::service_fn(move |req| {
                         let shared = shared.clone();
-                        async move { Ok::<_, Infallible>(handle(&shared, req).await) }
+                        let raw_tx = raw_tx.clone();
+                        async move { Ok::<_, Infallible>(handle(&shared, req, &raw_tx).await) }
                     });
-                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(Io(stream), service).await;
+                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(Io(stream), service);
+                    tokio::select! {
+                        _ = connection => {}
+                        plan = raw_rx => {
+                            if let Ok(plan) = plan {
+                                run_raw(spare, plan).await;
+                            }
+                        }
+                    }
                 });
             }
         }
+    }
+}
+
+/// Raw bytes (headers included) handed from the service to the connection task.
+struct RawPlan {
+    bytes: Bytes,
+    end: RawEnd,
+    delay: Duration,
+}
+
+type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
+
+fn duplicate(
+    stream: tokio::net::TcpStream,
+) -> Option<(tokio::net::TcpStream, std::net::TcpStream)> {
+    let std_stream = stream.into_std().ok()?;
+    let spare = std_stream.try_clone().ok()?;
+    Some((tokio::net::TcpStream::from_std(std_stream).ok()?, spare))
+}
+
+async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
+    use tokio::io::AsyncWriteExt as _;
+    let Ok(mut stream) = tokio::net::TcpStream::from_std(spare) else {
+        return;
+    };
+    if !plan.delay.is_zero() {
+        tokio::time::sleep(plan.delay).await;
+    }
+    if !plan.bytes.is_empty() {
+        let _ = stream.write_all(&plan.bytes).await;
+        let _ = stream.flush().await;
+    }
+    match plan.end {
+        RawEnd::Close => {
+            let _ = stream.shutdown().await;
+        }
+        // Zero linger makes the close send RST.
+        RawEnd::Reset => {
+            let _ = stream.set_zero_linger();
+        }
+        RawEnd::Stall(duration) => tokio::time::sleep(duration).await,
+    }
+}
+
+/// Sends a fault's [`demo::Reply`]: canned replies through hyper, raw ones on the socket.
+async fn send_fault(answer: demo::Reply, raw: &RawSender) -> Reply {
+    match answer {
+        demo::Reply::Canned {
+            status,
+            content_type,
+            body,
+            headers,
+            delay,
+        } => {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let mut b = Response::builder().status(status);
+            if let Some(ct) = content_type {
+                b = b.header("content-type", ct);
+            }
+            for (k, v) in headers {
+                b = b.header(k, v);
+            }
+            b.body(Full::new(body))
+                .unwrap_or_else(|_| reply(500, None, Vec::new()))
+        }
+        demo::Reply::Raw { bytes, end, delay } => {
+            let sender = lock(raw).take();
+            if let Some(sender) = sender
+                && sender.send(RawPlan { bytes, end, delay }).is_ok()
+            {
+                // The connection task owns the socket now; hyper must never answer.
+                std::future::pending::<()>().await;
+            }
+            reply(500, None, Vec::new())
+        }
+        // Streamed and per-request replies are the fake Ombi's; no CallFault uses them.
+        _ => reply(500, None, Vec::new()),
     }
 }
 
@@ -318,7 +454,7 @@ fn query_param(query: &str, name: &str) -> Option<String> {
     })
 }
 
-async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
+async fn handle(shared: &Shared, request: Request<Incoming>, raw: &RawSender) -> Reply {
     let (parts, body) = request.into_parts();
     let body = body
         .collect()
@@ -351,7 +487,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
     }
     let path = record.path.trim_end_matches('/');
     match (record.method.as_str(), path) {
-        ("POST", MCP_PATH) => rpc(shared, &record).await,
+        ("POST", MCP_PATH) => rpc(shared, &record, raw).await,
         ("DELETE", MCP_PATH) => reply(204, None, Vec::new()),
         ("GET", p) if p.starts_with(MCP_PATH) && p.ends_with("/schema") => {
             let name = p[MCP_PATH.len()..]
@@ -370,7 +506,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Reply {
     }
 }
 
-async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
+async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Reply {
     let Ok(msg) = serde_json::from_slice::<Value>(&record.body) else {
         return rpc_error(400, &Value::Null, -32700, "Parse error", None);
     };
@@ -444,6 +580,18 @@ async fn rpc(shared: &Shared, record: &RecordedRequest) -> Reply {
                 return rpc_error(400, &id, -32602, "Invalid params", Some("工具名称不能为空"));
             };
             let args = params.get("arguments").cloned().unwrap_or(json!({}));
+            let fault = lock(&shared.faults).get(name).cloned();
+            if let Some(fault) = fault {
+                match fault.reply(&id, &shared.settings.key) {
+                    Some(answer) => return send_fault(answer, raw).await,
+                    // A late answer: the tool still runs, its answer comes after the wait.
+                    None => {
+                        if let CallFault::Late(d) = fault {
+                            tokio::time::sleep(d).await;
+                        }
+                    }
+                }
+            }
             if name == "moviepilot_api"
                 && args.get("operation_id") == Some(&json!("search.torrents"))
             {

@@ -229,3 +229,41 @@ fn tool_results_carry_the_business_layers() {
     let (v, is_error) = call("execute_command", json!({}));
     assert!(is_error && v["prose"].as_str().unwrap().contains("未找到"));
 }
+
+#[test]
+fn call_faults_spoil_only_their_tools_answer_and_are_counted() {
+    let fake = FakeMoviePilot::start();
+    let call = |name: &str| {
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": name, "arguments": {"title": "x"}}}).to_string()
+    };
+    fake.set_call_fault("search_media", CallFault::Unavailable);
+    assert_eq!(post(&fake, &call("search_media"), &[]).0, 503);
+    assert_eq!(post(&fake, &call("query_subscribes"), &[]).0, 200);
+    fake.set_call_fault("search_media", CallFault::RpcError(-32603));
+    let (status, v) = post(&fake, &call("search_media"), &[]);
+    assert_eq!(
+        (status, v["error"]["code"].as_i64(), v["id"].as_i64()),
+        (200, Some(-32603), Some(5))
+    );
+    // A raw fault takes the socket over: the reset leaves no HTTP answer at all.
+    fake.set_call_fault(
+        "search_media",
+        CallFault::Transport(host_harness::demo::Fault::ResetBeforeHeaders),
+    );
+    let mut s = std::net::TcpStream::connect(fake.addr).unwrap();
+    let body = call("search_media");
+    write!(
+        s,
+        "POST {MCP_PATH} HTTP/1.1\r\nhost: x\r\nx-api-key: {DEFAULT_KEY}\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    assert_eq!(fake.tool_calls("search_media"), 3);
+    fake.clear_call_faults();
+    assert_eq!(post(&fake, &call("search_media"), &[]).0, 200);
+    fake.clear_requests();
+    assert_eq!(fake.tool_calls("search_media"), 0);
+}
