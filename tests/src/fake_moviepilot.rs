@@ -30,19 +30,16 @@ pub use faults::CallFault;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::io;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use host_harness::demo::{self, RawEnd};
+use host_harness::demo;
+use host_harness::demo::raw::{RawPlan, RawSender, TokioIo, duplicate, run_raw};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncWrite};
 
 /// The API key the fake expects unless told otherwise.
 pub const DEFAULT_KEY: &str = "mp-test-key";
@@ -268,43 +265,6 @@ impl Drop for FakeMoviePilot {
     }
 }
 
-/// hyper's IO traits over a tokio stream, without `unsafe` (reads go through a small buffer).
-struct Io(tokio::net::TcpStream);
-
-impl hyper::rt::Read for Io {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        mut buf: hyper::rt::ReadBufCursor<'_>,
-    ) -> Poll<io::Result<()>> {
-        let mut tmp = vec![0u8; buf.remaining().min(16 * 1024)];
-        let mut rb = tokio::io::ReadBuf::new(&mut tmp);
-        match Pin::new(&mut self.get_mut().0).poll_read(cx, &mut rb) {
-            Poll::Ready(Ok(())) => {
-                buf.put_slice(rb.filled());
-                Poll::Ready(Ok(()))
-            }
-            other => other,
-        }
-    }
-}
-
-impl hyper::rt::Write for Io {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
-    }
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_flush(cx)
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_shutdown(cx)
-    }
-}
-
 async fn accept_loop(
     listener: std::net::TcpListener,
     shared: Arc<Shared>,
@@ -330,7 +290,7 @@ async fn accept_loop(
                         let raw_tx = raw_tx.clone();
                         async move { Ok::<_, Infallible>(handle(&shared, req, &raw_tx).await) }
                     });
-                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(Io(stream), service);
+                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
                     tokio::select! {
                         _ = connection => {}
                         plan = raw_rx => {
@@ -342,47 +302,6 @@ async fn accept_loop(
                 });
             }
         }
-    }
-}
-
-/// Raw bytes (headers included) handed from the service to the connection task.
-struct RawPlan {
-    bytes: Bytes,
-    end: RawEnd,
-    delay: Duration,
-}
-
-type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
-
-fn duplicate(
-    stream: tokio::net::TcpStream,
-) -> Option<(tokio::net::TcpStream, std::net::TcpStream)> {
-    let std_stream = stream.into_std().ok()?;
-    let spare = std_stream.try_clone().ok()?;
-    Some((tokio::net::TcpStream::from_std(std_stream).ok()?, spare))
-}
-
-async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
-    use tokio::io::AsyncWriteExt as _;
-    let Ok(mut stream) = tokio::net::TcpStream::from_std(spare) else {
-        return;
-    };
-    if !plan.delay.is_zero() {
-        tokio::time::sleep(plan.delay).await;
-    }
-    if !plan.bytes.is_empty() {
-        let _ = stream.write_all(&plan.bytes).await;
-        let _ = stream.flush().await;
-    }
-    match plan.end {
-        RawEnd::Close => {
-            let _ = stream.shutdown().await;
-        }
-        // Zero linger makes the close send RST.
-        RawEnd::Reset => {
-            let _ = stream.set_zero_linger();
-        }
-        RawEnd::Stall(duration) => tokio::time::sleep(duration).await,
     }
 }
 

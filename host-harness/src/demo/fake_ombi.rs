@@ -36,6 +36,7 @@ use hyper::body::Incoming;
 use wasmtime_wasi_http::io::TokioIo;
 
 use super::fixtures::fixture;
+use super::raw::{RawPlan, RawSender, duplicate, run_raw};
 use super::routes::RouteTable;
 
 /// The body `fake_ombi.py` sends for an unmatched non-GET route.
@@ -416,47 +417,6 @@ async fn accept_loop(
                 });
             }
         }
-    }
-}
-
-/// A raw reply handed from the service to the connection task.
-struct RawPlan {
-    bytes: Bytes,
-    end: RawEnd,
-    delay: Duration,
-}
-
-type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
-
-fn duplicate(
-    stream: tokio::net::TcpStream,
-) -> Option<(tokio::net::TcpStream, std::net::TcpStream)> {
-    let std_stream = stream.into_std().ok()?;
-    let spare = std_stream.try_clone().ok()?;
-    Some((tokio::net::TcpStream::from_std(std_stream).ok()?, spare))
-}
-
-async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
-    use tokio::io::AsyncWriteExt as _;
-    let Ok(mut stream) = tokio::net::TcpStream::from_std(spare) else {
-        return;
-    };
-    if !plan.delay.is_zero() {
-        tokio::time::sleep(plan.delay).await;
-    }
-    if !plan.bytes.is_empty() {
-        let _ = stream.write_all(&plan.bytes).await;
-        let _ = stream.flush().await;
-    }
-    match plan.end {
-        RawEnd::Close => {
-            let _ = stream.shutdown().await;
-        }
-        // Zero linger makes the close send RST; the socket is non-blocking, so nothing blocks.
-        RawEnd::Reset => {
-            let _ = stream.set_zero_linger();
-        }
-        RawEnd::Stall(duration) => tokio::time::sleep(duration).await,
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod fake_ombi;
 pub mod faults;
 pub mod fixtures;
+pub mod raw;
 pub mod routes;
 mod tour;
 
