@@ -29,13 +29,12 @@ pub mod tools;
 pub use faults::CallFault;
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use host_harness::demo;
-use host_harness::demo::raw::{RawPlan, RawSender, TokioIo, duplicate, run_raw};
+use host_harness::demo::raw::{RawPlan, RawSender, accept_loop};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
@@ -155,7 +154,10 @@ impl FakeMoviePilotBuilder {
                 .enable_all()
                 .build()
                 .expect("runtime");
-            rt.block_on(accept_loop(listener, thread_shared, stop_rx));
+            rt.block_on(accept_loop(listener, stop_rx, move |request, raw| {
+                let shared = thread_shared.clone();
+                async move { handle(&shared, request, &raw).await }
+            }));
         });
         FakeMoviePilot {
             addr,
@@ -261,46 +263,6 @@ impl Drop for FakeMoviePilot {
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
-        }
-    }
-}
-
-async fn accept_loop(
-    listener: std::net::TcpListener,
-    shared: Arc<Shared>,
-    mut stop: tokio::sync::oneshot::Receiver<()>,
-) {
-    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-        return;
-    };
-    loop {
-        tokio::select! {
-            _ = &mut stop => return,
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
-                // A second handle on the socket lets a raw fault take the connection over from
-                // hyper (the fake Ombi's technique): dropping hyper's handle closes nothing.
-                let Some((stream, spare)) = duplicate(stream) else { continue };
-                let shared = shared.clone();
-                tokio::spawn(async move {
-                    let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
-                    let raw_tx: RawSender = Arc::new(Mutex::new(Some(raw_tx)));
-                    let service = hyper::service::service_fn(move |req| {
-                        let shared = shared.clone();
-                        let raw_tx = raw_tx.clone();
-                        async move { Ok::<_, Infallible>(handle(&shared, req, &raw_tx).await) }
-                    });
-                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-                    tokio::select! {
-                        _ = connection => {}
-                        plan = raw_rx => {
-                            if let Ok(plan) = plan {
-                                run_raw(spare, plan).await;
-                            }
-                        }
-                    }
-                });
-            }
         }
     }
 }

@@ -260,6 +260,27 @@ fn credit(
     Some(c)
 }
 
+/// Contract credits from an upstream cast or crew list: the person's name under `name_key`,
+/// their TMDB id under `id`, the role under `role_key`, the department from `department`.
+fn credits<'a>(
+    list: Option<&'a Value>,
+    name_key: &'a str,
+    role_key: Option<&'a str>,
+    department: impl Fn(&'a Value) -> Option<&'a str> + 'a,
+) -> impl Iterator<Item = Value> + 'a {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(move |c| {
+            credit(
+                c.get(name_key),
+                c.get("id"),
+                role_key.and_then(|k| c.get(k)),
+                department(c),
+            )
+        })
+}
+
 /// `MovieFullInfoViewModel`: `theMovieDbId` is never set, so `id` is labelled TMDB.
 pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
     let mut m = MediaItem::new("movie");
@@ -279,32 +300,15 @@ pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
         .artwork(safe_artwork_uri(v.get("posterPath")))
         .artwork(safe_artwork_uri(v.get("backdropPath")));
     if include.credits {
-        let cast = v
-            .pointer("/credits/cast")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| {
-                credit(
-                    c.get("name"),
-                    c.get("id"),
-                    c.get("character"),
-                    Some("Acting"),
-                )
-            });
-        let crew = v
-            .pointer("/credits/crew")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| {
-                credit(
-                    c.get("name"),
-                    c.get("id"),
-                    c.get("job"),
-                    c.get("department").and_then(Value::as_str),
-                )
-            });
+        let cast = credits(
+            v.pointer("/credits/cast"),
+            "name",
+            Some("character"),
+            |_| Some("Acting"),
+        );
+        let crew = credits(v.pointer("/credits/crew"), "name", Some("job"), |c| {
+            c.get("department").and_then(Value::as_str)
+        });
         m.list("credits", cast.chain(crew).take(100).collect());
     }
     m
@@ -339,25 +343,10 @@ pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
         m.rating("tmdb_vote_average", Some(&json!(n)));
     }
     if include.credits {
-        let cast = v
-            .get("cast")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| {
-                credit(
-                    c.get("person"),
-                    c.get("id"),
-                    c.get("character"),
-                    Some("Acting"),
-                )
-            });
-        let crew = v
-            .get("crew")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| credit(c.get("name"), c.get("id"), None, None));
+        let cast = credits(v.get("cast"), "person", Some("character"), |_| {
+            Some("Acting")
+        });
+        let crew = credits(v.get("crew"), "name", None, |_| None);
         m.list("credits", cast.chain(crew).take(100).collect());
     }
     if include.seasons {

@@ -33,10 +33,9 @@ use http::{Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use wasmtime_wasi_http::io::TokioIo;
 
 use super::fixtures::fixture;
-use super::raw::{RawPlan, RawSender, duplicate, run_raw};
+use super::raw::{RawPlan, RawSender, accept_loop};
 use super::routes::RouteTable;
 
 /// The body `fake_ombi.py` sends for an unmatched non-GET route.
@@ -258,7 +257,10 @@ impl FakeOmbiBuilder {
         let thread = std::thread::Builder::new()
             .name("fake-ombi".into())
             .spawn(move || {
-                runtime.block_on(accept_loop(listener, server_shared, stop_rx));
+                runtime.block_on(accept_loop(listener, stop_rx, move |request, raw| {
+                    let shared = server_shared.clone();
+                    async move { handle(&shared, request, &raw).await }
+                }));
             })?;
         Ok(FakeOmbi {
             addr,
@@ -377,47 +379,6 @@ impl Drop for FakeOmbi {
 fn override_key(method: &str, template: &str) -> (String, String) {
     let template = template.split('?').next().unwrap_or(template);
     (method.to_ascii_uppercase(), template.to_ascii_lowercase())
-}
-
-async fn accept_loop(
-    listener: std::net::TcpListener,
-    shared: Arc<Shared>,
-    mut stop: tokio::sync::oneshot::Receiver<()>,
-) {
-    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-        return;
-    };
-    loop {
-        tokio::select! {
-            _ = &mut stop => return,
-            accepted = listener.accept() => {
-                let Ok((stream, _peer)) = accepted else { continue };
-                // A second handle on the same socket lets a [`Reply::Raw`] take the connection
-                // over from hyper: dropping hyper's handle closes nothing while this one lives.
-                let Some((stream, spare)) = duplicate(stream) else { continue };
-                let shared = shared.clone();
-                tokio::spawn(async move {
-                    let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
-                    let raw_tx = Arc::new(Mutex::new(Some(raw_tx)));
-                    let service = hyper::service::service_fn(move |request| {
-                        let shared = shared.clone();
-                        let raw_tx = raw_tx.clone();
-                        async move { Ok::<_, Infallible>(handle(&shared, request, &raw_tx).await) }
-                    });
-                    let connection = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::select! {
-                        _ = connection => {}
-                        plan = raw_rx => {
-                            if let Ok(plan) = plan {
-                                run_raw(spare, plan).await;
-                            }
-                        }
-                    }
-                });
-            }
-        }
-    }
 }
 
 async fn handle(

@@ -3,10 +3,14 @@
 //! write exact bytes and end with a close, a reset or a stall. Shared by the fake Ombi here and
 //! the fake MoviePilot in the tests crate.
 
+use std::convert::Infallible;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
+use http::{Request, Response};
+use hyper::body::Incoming;
 
 pub use super::fake_ombi::RawEnd;
 /// hyper I/O over a tokio stream, for fakes serving HTTP/1 by hand.
@@ -57,5 +61,51 @@ pub async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
             let _ = stream.set_zero_linger();
         }
         RawEnd::Stall(duration) => tokio::time::sleep(duration).await,
+    }
+}
+
+/// Serves HTTP/1 on `listener` until `stop` fires: each request goes to `handle` with a
+/// [`RawSender`] through which the reply may instead take the connection over (see [`run_raw`]).
+pub async fn accept_loop<H, F, B>(
+    listener: std::net::TcpListener,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+    handle: H,
+) where
+    H: Fn(Request<Incoming>, RawSender) -> F + Clone + Send + Sync + 'static,
+    F: Future<Output = Response<B>> + Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+        return;
+    };
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            accepted = listener.accept() => {
+                let Ok((stream, _peer)) = accepted else { continue };
+                let Some((stream, spare)) = duplicate(stream) else { continue };
+                let handle = handle.clone();
+                tokio::spawn(async move {
+                    let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
+                    let raw_tx: RawSender = Arc::new(Mutex::new(Some(raw_tx)));
+                    let service = hyper::service::service_fn(move |request| {
+                        let reply = handle(request, raw_tx.clone());
+                        async move { Ok::<_, Infallible>(reply.await) }
+                    });
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        _ = connection => {}
+                        plan = raw_rx => {
+                            if let Ok(plan) = plan {
+                                run_raw(spare, plan).await;
+                            }
+                        }
+                    }
+                });
+            }
+        }
     }
 }
