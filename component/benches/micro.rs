@@ -13,10 +13,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use media_mcp::catalogue::CallContext;
 use media_mcp::contract::compose_output_schema;
 use media_mcp::upstream::{HttpRequest, HttpResponse, Upstream, UpstreamError};
-use media_mcp::{Config, Plugin, schema};
+use media_mcp::{CallContext, Config, Plugin, ombi, schema};
 use serde_json::{Value, json};
 
 const BASE_URL: &str = "http://ombi.bench";
@@ -110,8 +109,7 @@ fn plugin() -> Plugin {
 fn compose(c: &mut Criterion) {
     let plugin = plugin();
     let upstream = FixtureUpstream::load();
-    let search = plugin
-        .tools()
+    let search = ombi::tools()
         .into_iter()
         .find(|t| t.name == "read_search")
         .expect("read_search");
@@ -124,9 +122,7 @@ fn compose(c: &mut Criterion) {
 }
 
 fn validate(c: &mut Criterion) {
-    let plugin = plugin();
-    let search = plugin
-        .tools()
+    let search = ombi::tools()
         .into_iter()
         .find(|t| t.name == "read_search")
         .expect("read_search");
@@ -142,8 +138,7 @@ fn validate(c: &mut Criterion) {
     c.bench_function("validate/read_search_invalid_arguments", |b| {
         b.iter(|| schema::validate(black_box(&schema_value), black_box(&invalid)))
     });
-    let requests = plugin
-        .tools()
+    let requests = ombi::tools()
         .into_iter()
         .find(|t| t.name == "read_requests")
         .expect("read_requests");

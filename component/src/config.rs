@@ -1,69 +1,11 @@
-//! Configuration from the environment the host gives the component.
-//!
-//! `OMBI_URL` (base URL, may carry a path prefix), optional `OMBI_API_KEY` (only for hosts that
-//! cannot inject the `ApiKey` header themselves), optional `OMBI_USER` (default user to act as),
-//! optional `MEDIA_MCP_CALL_DEADLINE_MS`. With no usable `OMBI_URL`, no Ombi tools are listed.
-//! MoviePilot's settings (`MOVIEPILOT_URL`, ...) are read by [`crate::moviepilot::config`].
+//! Configuration from the environment the host gives the component: each backend's own settings
+//! (read by [`crate::ombi::config`] and [`crate::moviepilot::config`]) and the whole-call
+//! deadline `MEDIA_MCP_CALL_DEADLINE_MS`.
 
+use crate::moviepilot::{self, MoviePilotConfig};
+use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
-/// A validated `http(s)://authority[/prefix]` base URL without trailing slash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BaseUrl(String);
-
-impl BaseUrl {
-    /// Parses a base URL. Userinfo, query and fragment are refused (a key must never sit in a URL).
-    ///
-    /// # Errors
-    /// A message naming what is wrong.
-    pub fn parse(raw: &str) -> Result<Self, String> {
-        let raw = raw.trim();
-        let (scheme, rest) = raw
-            .split_once("://")
-            .ok_or("must start with http:// or https://")?;
-        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-            return Err("must start with http:// or https://".into());
-        }
-        if rest.contains(['?', '#']) {
-            return Err("must not carry a query or fragment".into());
-        }
-        let authority = rest.split('/').next().unwrap_or("");
-        if authority.is_empty() {
-            return Err("has no host".into());
-        }
-        if authority.contains('@') {
-            return Err("must not carry credentials".into());
-        }
-        if raw.chars().any(|c| c.is_control() || c == ' ') {
-            return Err("must not contain spaces or control characters".into());
-        }
-        Ok(Self(format!(
-            "{}://{}",
-            scheme.to_ascii_lowercase(),
-            rest.trim_end_matches('/')
-        )))
-    }
-
-    /// The URL for `path` (which starts with `/`) under this base.
-    pub fn join(&self, path: &str) -> String {
-        format!("{}{}", self.0, path)
-    }
-
-    /// The base URL as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// Ombi settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OmbiConfig {
-    /// Where Ombi is served, base path included.
-    pub base_url: BaseUrl,
-    /// The key, when the host passes it instead of injecting the header.
-    pub api_key: Option<String>,
-    /// The user calls act as when the call context names none.
-    pub default_user: Option<String>,
-}
+use crate::upstream::non_empty;
 
 /// Default whole-call deadline.
 pub const DEFAULT_CALL_DEADLINE_MS: u64 = 30_000;
@@ -74,32 +16,18 @@ pub struct Config {
     /// Ombi, when configured.
     pub ombi: Option<OmbiConfig>,
     /// MoviePilot, when `MOVIEPILOT_URL` is set and usable.
-    pub moviepilot: Option<crate::moviepilot::MoviePilotConfig>,
+    pub moviepilot: Option<MoviePilotConfig>,
     /// Whole-call deadline in milliseconds.
     pub call_deadline_ms: u64,
     /// Problems found while reading the environment (reported in tool results, never secrets).
     pub problems: Vec<String>,
 }
 
-fn non_empty(v: Option<String>) -> Option<String> {
-    v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
-}
-
 impl Config {
     /// Reads the configuration through `var` (the environment in the guest, a map in tests).
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Self {
         let mut problems = Vec::new();
-        let ombi = non_empty(var("OMBI_URL")).and_then(|raw| match BaseUrl::parse(&raw) {
-            Ok(base_url) => Some(OmbiConfig {
-                base_url,
-                api_key: non_empty(var("OMBI_API_KEY")),
-                default_user: non_empty(var("OMBI_USER")),
-            }),
-            Err(why) => {
-                problems.push(format!("OMBI_URL {why}"));
-                None
-            }
-        });
+        let ombi = ombi::config::from_lookup(&var, &mut problems);
         let call_deadline_ms = match non_empty(var("MEDIA_MCP_CALL_DEADLINE_MS")) {
             None => DEFAULT_CALL_DEADLINE_MS,
             Some(v) => match v.parse::<u64>() {
@@ -110,7 +38,7 @@ impl Config {
                 }
             },
         };
-        let moviepilot = crate::moviepilot::config::from_lookup(&var, &mut problems);
+        let moviepilot = moviepilot::config::from_lookup(&var, &mut problems);
         Self {
             ombi,
             moviepilot,

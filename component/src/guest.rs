@@ -3,17 +3,12 @@
 
 mod http;
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../wit",
-        world: "plugin",
-        generate_all,
-    });
-}
+mod bindings;
 
-use crate::catalogue::{CallContext as Ctx, Plugin};
+use crate::catalogue::Plugin;
 use crate::config::Config;
 use crate::prelude::*;
+use crate::tool::CallContext as Ctx;
 use bindings::exports::media_mcp::plugin::tools::{
     CallContext, CallError, Guest, Tool, ToolResult,
 };

@@ -22,7 +22,6 @@ pub(crate) mod prelude {
     pub use alloc::{format, vec};
 }
 
-pub mod args;
 pub mod catalogue;
 pub mod config;
 pub mod contract;
@@ -30,6 +29,7 @@ pub mod moviepilot;
 pub mod ombi;
 pub mod paging;
 pub mod schema;
+pub mod tool;
 pub mod upstream;
 
 #[cfg(test)]
@@ -42,5 +42,6 @@ pub mod testing;
 )]
 mod guest;
 
-pub use catalogue::{CallContext, Plugin, ToolDescriptor, UnknownTool};
+pub use catalogue::Plugin;
 pub use config::Config;
+pub use tool::{CallContext, ToolDescriptor, UnknownTool};

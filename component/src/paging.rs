@@ -3,8 +3,8 @@
 //! `total` only when the complete collection was seen; `null` `has_more`/`next_offset` when
 //! uncertain; `mode` says who windows (`upstream`, `local`, `none`).
 
-use crate::args::Window;
 use crate::prelude::*;
+use crate::tool::args::Window;
 use serde_json::{Value, json};
 
 /// The warning every paged list carries.

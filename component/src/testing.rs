@@ -1,8 +1,9 @@
 //! Test support: a scripted [`Upstream`] that answers from the Ombi fixtures in
 //! `tests/fixtures/ombi/` and records every request, so handler tests run natively.
 
-use crate::catalogue::{CallContext, Plugin};
+use crate::catalogue::Plugin;
 use crate::config::Config;
+use crate::tool::CallContext;
 use crate::upstream::{HttpRequest, HttpResponse, Method, Upstream, UpstreamError};
 use serde_json::Value;
 use std::cell::RefCell;

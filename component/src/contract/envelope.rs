@@ -60,6 +60,17 @@ impl Reply {
         self
     }
 
+    /// For an `UNKNOWN_OUTCOME` failure, adds the warning that `subject` may or may not have
+    /// taken effect and how to `check` before retrying; any other reply is returned unchanged.
+    pub fn advise_unknown_outcome(self, subject: &str, check: &str) -> Self {
+        match &self.error {
+            Some(e) if e.code == super::error::ErrorCode::UnknownOutcome => self.warn(format!(
+                "{subject} may or may not have taken effect: {check} before retrying"
+            )),
+            _ => self,
+        }
+    }
+
     /// Whether the envelope will say `ok: true`.
     pub fn is_ok(&self) -> bool {
         self.error.is_none()

@@ -2,14 +2,14 @@
 //! timeouts (connect, first byte, between bytes), a whole-call deadline, and a byte cap that
 //! works while reading, so an oversized body is never held in memory.
 
-use super::bindings::wasi::clocks::monotonic_clock;
-use super::bindings::wasi::http::outgoing_handler;
-use super::bindings::wasi::http::types::{
+use crate::guest::bindings::wasi::clocks::monotonic_clock;
+use crate::guest::bindings::wasi::http::outgoing_handler;
+use crate::guest::bindings::wasi::http::types::{
     ErrorCode, Fields, IncomingResponse, Method as WasiMethod, OutgoingBody, OutgoingRequest,
     RequestOptions, Scheme, http_error_code,
 };
-use super::bindings::wasi::io::poll;
-use super::bindings::wasi::io::streams::StreamError;
+use crate::guest::bindings::wasi::io::poll;
+use crate::guest::bindings::wasi::io::streams::StreamError;
 use crate::prelude::*;
 use crate::upstream::{HttpRequest, HttpResponse, Method, Upstream, UpstreamError};
 

@@ -6,8 +6,8 @@
 use super::config::MoviePilotConfig;
 use super::result::{http_error, rpc_error};
 use crate::contract::{ErrorCode, ToolError};
-use crate::ombi::Effect;
 use crate::prelude::*;
+use crate::upstream::Effect;
 use crate::upstream::recognise::transport_error;
 use crate::upstream::{
     HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, encode_segment,

@@ -10,8 +10,8 @@
 //! - `MEDIA_MCP_MOVIEPILOT_API_DENY=a,b`: these `moviepilot_api` operation ids never run.
 //! - `MEDIA_MCP_MOVIEPILOT_DEADLINES=name=ms,...`: per-tool (or per-operation id) deadlines.
 
-use crate::config::BaseUrl;
 use crate::prelude::*;
+use crate::upstream::{BaseUrl, non_empty};
 
 /// Deadline of `search.torrents`, which may search many sites (MoviePilot: up to 300 s).
 pub const SEARCH_TORRENTS_DEADLINE_MS: u64 = 300_000;
@@ -57,10 +57,6 @@ impl MoviePilotConfig {
         };
         operation_id.and_then(pick).or_else(|| pick(tool))
     }
-}
-
-fn non_empty(v: Option<String>) -> Option<String> {
-    v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
 
 fn flag(var: &dyn Fn(&str) -> Option<String>, name: &str, problems: &mut Vec<String>) -> bool {

@@ -5,8 +5,8 @@
 
 use super::client::Client;
 use crate::contract::ToolError;
-use crate::ombi::Effect;
 use crate::prelude::*;
+use crate::upstream::Effect;
 use serde_json::{Value, json};
 
 /// Most `tools/list` pages followed.
@@ -31,7 +31,7 @@ pub struct UpstreamTool {
 
 /// What discovery found, and what it had to leave out.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Catalogue {
+pub struct Discovered {
     /// Usable tools in MoviePilot's order.
     pub tools: Vec<UpstreamTool>,
     /// Tools skipped and why (never secrets).
@@ -53,8 +53,8 @@ fn valid_name(name: &str) -> bool {
 pub fn discover(
     client: &Client<'_>,
     full_schema_for: Option<&str>,
-) -> Result<Catalogue, ToolError> {
-    let mut out = Catalogue::default();
+) -> Result<Discovered, ToolError> {
+    let mut out = Discovered::default();
     let mut seen_cursors: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
     for page in 0.. {
@@ -119,7 +119,7 @@ pub fn discover(
     Ok(out)
 }
 
-fn take(t: &Value, out: &mut Catalogue) {
+fn take(t: &Value, out: &mut Discovered) {
     let name = t.get("name").and_then(Value::as_str).unwrap_or("");
     if !valid_name(name) {
         let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();

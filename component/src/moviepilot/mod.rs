@@ -24,22 +24,77 @@ mod tests;
 
 pub use config::MoviePilotConfig;
 
-use crate::catalogue::{CallContext, ToolDescriptor, UnknownTool};
-use crate::contract::{self, ErrorCode, Reply, ToolError};
-use crate::ombi::Effect;
+use crate::contract::{self, ErrorCode, Reply};
+use crate::tool::{Access, Backend, CallContext, ToolDescriptor, UnknownTool, parse_object};
+use crate::upstream::{Effect, Upstream};
 use client::Client;
-use discovery::{Catalogue, discover};
-use serde_json::{Map, Value, json};
+use discovery::{Discovered, discover};
+use serde_json::{Value, json};
 
 /// The diagnostic tool listed when MoviePilot's tools are not (all) available.
 pub const STATUS_TOOL: &str = "moviepilot_status";
 /// Most deadline anyone gets for one call, discovery included.
 const MAX_CALL_MS: u64 = 900_000;
 
+/// The MoviePilot backend: its settings and the whole-call deadline its calls get by default.
+pub struct MoviePilotBackend {
+    config: MoviePilotConfig,
+    deadline_ms: u64,
+}
+
+impl MoviePilotBackend {
+    /// A backend for `config` whose calls get `deadline_ms` unless configured otherwise.
+    pub fn new(config: MoviePilotConfig, deadline_ms: u64) -> Self {
+        Self {
+            config,
+            deadline_ms,
+        }
+    }
+}
+
+impl Backend for MoviePilotBackend {
+    /// MoviePilot's tool names are known only after asking it.
+    fn own_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    fn list(&self, upstream: &dyn Upstream, taken: &[&str]) -> Vec<ToolDescriptor> {
+        list(&self.config, upstream, taken, self.deadline_ms)
+    }
+
+    fn deadline_ms(&self, name: &str, arguments: &str) -> Option<u64> {
+        Some(call_budget_ms(
+            &self.config,
+            name,
+            arguments,
+            self.deadline_ms,
+        ))
+    }
+
+    fn call(
+        &self,
+        upstream: &dyn Upstream,
+        name: &str,
+        arguments: &str,
+        ctx: &CallContext,
+        taken: &[&str],
+    ) -> Result<contract::Rendered, UnknownTool> {
+        call(
+            &self.config,
+            upstream,
+            name,
+            arguments,
+            ctx,
+            taken,
+            self.deadline_ms,
+        )
+    }
+}
+
 /// The bridged tools for the catalogue, after the plugin's own tools named `taken`.
-pub fn list(
+fn list(
     cfg: &MoviePilotConfig,
-    upstream: &dyn crate::upstream::Upstream,
+    upstream: &dyn Upstream,
     taken: &[&str],
     timeout_ms: u64,
 ) -> Vec<ToolDescriptor> {
@@ -68,7 +123,7 @@ pub fn list(
 }
 
 /// Usable tools and the problems found, collisions with `taken` first.
-fn split(catalogue: Catalogue, taken: &[&str]) -> (Vec<discovery::UpstreamTool>, Vec<String>) {
+fn split(catalogue: Discovered, taken: &[&str]) -> (Vec<discovery::UpstreamTool>, Vec<String>) {
     let (clashing, kept): (Vec<_>, Vec<_>) = catalogue
         .tools
         .into_iter()
@@ -84,10 +139,15 @@ fn status_descriptor(problems: &[String]) -> ToolDescriptor {
     ToolDescriptor {
         name: STATUS_TOOL.to_owned(),
         title: "MoviePilot backend status".to_owned(),
-        description: format!("Checks the MoviePilot backend again and reports why its tools are not all available. At listing time: {said}"),
-        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}).to_string(),
+        description: format!(
+            "Checks the MoviePilot backend again and reports why its tools are not all available. At listing time: {said}"
+        ),
+        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false})
+            .to_string(),
         output_schema: republish::output_schema(STATUS_TOOL).to_string(),
-        annotations: json!({"title": "MoviePilot backend status", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}).to_string(),
+        annotations: Access::Read
+            .annotations("MoviePilot backend status")
+            .to_string(),
     }
 }
 
@@ -105,9 +165,9 @@ pub fn call_budget_ms(cfg: &MoviePilotConfig, name: &str, arguments: &str, defau
 ///
 /// # Errors
 /// [`UnknownTool`] when MoviePilot, reached in this call, offers no such tool.
-pub fn call(
+fn call(
     cfg: &MoviePilotConfig,
-    upstream: &dyn crate::upstream::Upstream,
+    upstream: &dyn Upstream,
     name: &str,
     arguments: &str,
     ctx: &CallContext,
@@ -149,21 +209,6 @@ fn status_reply(count: usize, problems: Vec<String>) -> Reply {
     }
 }
 
-fn parse(arguments: &str) -> Result<Map<String, Value>, ToolError> {
-    let text = if arguments.trim().is_empty() {
-        "{}"
-    } else {
-        arguments
-    };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(ToolError::invalid_argument(
-            "arguments",
-            "arguments must be a JSON object",
-        )),
-    }
-}
-
 fn invoke(
     client: &Client<'_>,
     cfg: &MoviePilotConfig,
@@ -171,7 +216,7 @@ fn invoke(
     arguments: &str,
     timeout_ms: u64,
 ) -> Reply {
-    let args = match parse(arguments) {
+    let args = match parse_object(arguments) {
         Ok(a) => a,
         Err(e) => return Reply::failure(e),
     };
@@ -191,10 +236,8 @@ fn invoke(
         Ok(result) => result::interpret(&tool.name, &result, !read),
         Err(e) => Reply::failure(e),
     };
-    match &reply.error {
-        Some(e) if e.code == ErrorCode::UnknownOutcome => reply.warn(
-            "the call may or may not have taken effect in MoviePilot: check its current state with a read (for example a query or list operation) before retrying",
-        ),
-        _ => reply,
-    }
+    reply.advise_unknown_outcome(
+        "the call",
+        "check MoviePilot's current state with a read (for example a query or list operation)",
+    )
 }

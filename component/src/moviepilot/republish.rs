@@ -7,9 +7,9 @@
 use super::config::Policy;
 use super::discovery::{PROJECTION_MARKER, UpstreamTool};
 use super::policy::tool_is_read_only;
-use crate::catalogue::ToolDescriptor;
 use crate::contract::compose_output_schema_with;
 use crate::prelude::*;
+use crate::tool::{Access, ToolDescriptor};
 use once_cell::race::OnceBox;
 use serde_json::{Map, Value, json};
 
@@ -64,12 +64,12 @@ fn is_invisible(c: char) -> bool {
 
 /// MCP annotations: provable reads are read-only; everything else a destructive, non-idempotent write.
 pub fn annotations(name: &str, policy: &Policy) -> Value {
-    let title = format!("MoviePilot: {name}");
-    if tool_is_read_only(name, policy) {
-        json!({"title": title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+    let access = if tool_is_read_only(name, policy) {
+        Access::Read
     } else {
-        json!({"title": title, "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
-    }
+        Access::Write
+    };
+    access.annotations(&format!("MoviePilot: {name}"))
 }
 
 /// The published input schema: MoviePilot's, without the projection marker.

@@ -1,22 +1,13 @@
 //! The Ombi HTTP client: base path, headers (`Accept`, `UserName`, `ApiKey` only when the host
 //! passes the key), and the one place where exchanges become JSON or contract errors.
 
-use crate::config::OmbiConfig;
-use crate::contract::ToolError;
+use super::config::OmbiConfig;
+use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
 use crate::upstream::recognise::{json_body, status_error, transport_error};
-use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
+use crate::upstream::{Effect, HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-
-/// Whether an exchange may change upstream state (decides retryability and UNKNOWN_OUTCOME).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
-    /// Reads, including POST routes that only search.
-    Read,
-    /// Anything that may change state.
-    Write,
-}
 
 /// An Ombi client for one call.
 pub struct Ombi<'a> {
@@ -72,6 +63,18 @@ impl<'a> Ombi<'a> {
     /// A contract error for transport failures, failure statuses and bad bodies.
     pub fn get<T: DeserializeOwned>(&self, path: &str) -> Result<Option<T>, ToolError> {
         self.send(Method::Get, path, None, Effect::Read)
+    }
+
+    /// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.
+    pub fn get_by_id(&self, path: &str) -> Result<Value, Box<Reply>> {
+        match self.get::<Value>(path) {
+            Ok(Some(v)) if v.is_object() => Ok(v),
+            Ok(Some(_)) => Err(Box::new(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title")))),
+            Ok(None) => Err(Box::new(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream")))),
+            Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Box::new(Reply::failure(e)
+                .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace"))),
+            Err(e) => Err(Box::new(Reply::failure(e))),
+        }
     }
 
     /// Sends `method path` with an optional JSON body and decodes the JSON answer.

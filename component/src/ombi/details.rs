@@ -10,12 +10,12 @@ use super::details_people;
 use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
 use super::search::project_tvmaze;
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
+use crate::ombi::call::Call;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
@@ -125,18 +125,6 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     }
 }
 
-/// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.
-pub(super) fn fetch_by_id(ombi: &Ombi<'_>, path: &str) -> Result<Value, Box<Reply>> {
-    match ombi.get::<Value>(path) {
-        Ok(Some(v)) if v.is_object() => Ok(v),
-        Ok(Some(_)) => Err(Box::new(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title")))),
-        Ok(None) => Err(Box::new(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream")))),
-        Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Box::new(Reply::failure(e)
-            .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace"))),
-        Err(e) => Err(Box::new(Reply::failure(e))),
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Movie,
@@ -144,7 +132,7 @@ enum Kind {
 }
 
 fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<Reply, ToolError> {
-    let v = match fetch_by_id(ombi, path) {
+    let v = match ombi.get_by_id(path) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
@@ -356,7 +344,7 @@ pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
 }
 
 fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply, ToolError> {
-    let v = match fetch_by_id(ombi, path) {
+    let v = match ombi.get_by_id(path) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };

@@ -5,14 +5,13 @@
 //! Collections: the collection's id is not echoed (the input id is its identity) and member
 //! request/availability fields are always defaults upstream, so they are never projected.
 
-use super::details::fetch_by_id;
 use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
-use crate::args::{Args, Window};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::{Args, Window};
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
@@ -31,7 +30,7 @@ fn page(items: Vec<MediaItem>, window: Window, warnings: Vec<String>) -> Reply {
 
 /// A collection and its returned members.
 pub(super) fn collection(ombi: &Ombi<'_>, id: &str, window: Window) -> Result<Reply, ToolError> {
-    let v = match fetch_by_id(ombi, &format!("/api/v2/Search/movie/collection/{id}")) {
+    let v = match ombi.get_by_id(&format!("/api/v2/Search/movie/collection/{id}")) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
@@ -161,7 +160,7 @@ fn add_work(
 
 /// An artist, followed by its release groups as album records.
 pub(super) fn artist(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Reply, ToolError> {
-    let v = match fetch_by_id(ombi, path) {
+    let v = match ombi.get_by_id(path) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
@@ -185,7 +184,7 @@ pub(super) fn artist(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Repl
 
 /// One album (MusicBrainz release group).
 pub(super) fn album(ombi: &Ombi<'_>, path: &str) -> Result<Reply, ToolError> {
-    let v = match fetch_by_id(ombi, path) {
+    let v = match ombi.get_by_id(path) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };

@@ -4,7 +4,9 @@
 
 use crate::prelude::*;
 mod admin;
+pub(crate) mod call;
 mod client;
+pub mod config;
 mod details;
 mod details_people;
 pub mod ids;
@@ -15,20 +17,92 @@ pub mod settings_revision;
 pub(crate) mod shape;
 mod writes;
 
-pub use client::{Effect, Ombi};
+pub use client::Ombi;
+pub use config::OmbiConfig;
 
-use crate::catalogue::{Access, ToolSpec};
+use crate::contract::{self, Rendered, Reply};
+use crate::tool::{Access, Backend, CallContext, ToolDescriptor, UnknownTool};
+use crate::upstream::Upstream;
+use call::{Call, OmbiTool};
 
 /// The Ombi tools, in catalogue order: reads first, then writes.
-pub fn tools() -> Vec<&'static ToolSpec> {
-    let groups: [&[&'static ToolSpec]; 4] = [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS];
+pub fn tools() -> Vec<&'static OmbiTool> {
+    let groups: [&[&'static OmbiTool]; 4] = [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS];
     groups.iter().flat_map(|g| g.iter().copied()).collect()
 }
 
-/// The read tools of the foundation slice.
-static CORE_READS: &[&ToolSpec] = &[&READ_SEARCH, &READ_MEDIA];
+/// The Ombi backend: its settings and the whole-call deadline its calls get.
+pub struct OmbiBackend {
+    config: OmbiConfig,
+    deadline_ms: u64,
+}
 
-static READ_SEARCH: ToolSpec = ToolSpec {
+impl OmbiBackend {
+    /// A backend for `config` whose calls get `deadline_ms`.
+    pub fn new(config: OmbiConfig, deadline_ms: u64) -> Self {
+        Self {
+            config,
+            deadline_ms,
+        }
+    }
+
+    fn find(name: &str) -> Option<&'static OmbiTool> {
+        tools().into_iter().find(|t| t.name == name)
+    }
+}
+
+impl Backend for OmbiBackend {
+    fn own_names(&self) -> Vec<&'static str> {
+        tools().into_iter().map(|t| t.name).collect()
+    }
+
+    fn list(&self, _upstream: &dyn Upstream, taken: &[&str]) -> Vec<ToolDescriptor> {
+        tools()
+            .into_iter()
+            .filter(|t| !taken.contains(&t.name))
+            .map(OmbiTool::descriptor)
+            .collect()
+    }
+
+    fn deadline_ms(&self, name: &str, _arguments: &str) -> Option<u64> {
+        Self::find(name).map(|_| self.deadline_ms)
+    }
+
+    fn call(
+        &self,
+        upstream: &dyn Upstream,
+        name: &str,
+        arguments: &str,
+        ctx: &CallContext,
+        taken: &[&str],
+    ) -> Result<Rendered, UnknownTool> {
+        let spec = Self::find(name)
+            .filter(|t| !taken.contains(&t.name))
+            .ok_or_else(|| UnknownTool(name.to_owned()))?;
+        let reply = match spec.parse_arguments(arguments) {
+            Err(e) => Reply::failure(e),
+            Ok(args) => {
+                let call = Call {
+                    upstream,
+                    config: &self.config,
+                    principal: ctx.principal.as_deref(),
+                    deadline_ms: self.deadline_ms,
+                };
+                (spec.handler)(&call, &args).unwrap_or_else(Reply::failure)
+            }
+        };
+        Ok(contract::render(
+            spec.name,
+            &ctx.correlation_id,
+            spec.advise(reply),
+        ))
+    }
+}
+
+/// The read tools of the foundation slice.
+static CORE_READS: &[&OmbiTool] = &[&READ_SEARCH, &READ_MEDIA];
+
+static READ_SEARCH: OmbiTool = OmbiTool {
     name: "read_search",
     title: "Search media",
     description: "Search Ombi for movies, TV shows, music and people by name. Returns media records with their ids (TMDB, TVDB, IMDb, MusicBrainz...), availability and request state where Ombi reports it. Use the ids with read_media or write_request_create.",
@@ -39,7 +113,7 @@ static READ_SEARCH: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_MEDIA: ToolSpec = ToolSpec {
+static READ_MEDIA: OmbiTool = OmbiTool {
     name: "read_media",
     title: "Media details",
     description: "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",

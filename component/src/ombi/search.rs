@@ -3,15 +3,15 @@
 //! Every search route returns an unpaged array, windowed locally. Ids are labelled by route:
 //! v1 TV search is TVMaze-backed (TVDB id in `theMovieDbId`, TVMaze id in `seriesId`).
 
-use super::client::Effect;
 use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
 use super::shape::records;
-use crate::args::{Args, Window};
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::{Args, Window};
+use crate::upstream::Effect;
 use crate::upstream::{Method, encode_segment};
 use serde_json::{Value, json};
 

@@ -1,10 +1,10 @@
 //! Shared building blocks of upstream shapes and contract records used by every tool group:
 //! the paging argument schemas, array/object bodies, `metric` records and local pages.
 
-use crate::args::Window;
 use crate::contract::ToolError;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::args::Window;
 use serde_json::{Map, Value, json};
 
 /// The `offset` property of every list-style tool (ledger "Common paging arguments").

@@ -5,7 +5,9 @@
 //! ([`SUPPORTED_KEYWORDS`]). The full `jsonschema` crate would add 2.7 MB to the artifact; native
 //! tests prove this interpreter agrees with it on generated valid and invalid arguments.
 
+mod number;
 pub mod pattern;
 mod validate;
 
+pub use number::{as_int, is_whole};
 pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};

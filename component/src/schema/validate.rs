@@ -73,7 +73,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
         Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(n) if n.as_f64().is_some_and(crate::args::is_whole) => "integer",
+        Value::Number(n) if n.as_f64().is_some_and(super::number::is_whole) => "integer",
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",

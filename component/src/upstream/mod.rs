@@ -35,6 +35,68 @@ impl Method {
     }
 }
 
+/// Whether an exchange may change upstream state (decides retryability and UNKNOWN_OUTCOME).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Reads, including POST routes that only search.
+    Read,
+    /// Anything that may change state.
+    Write,
+}
+
+/// A validated `http(s)://authority[/prefix]` base URL without trailing slash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseUrl(String);
+
+impl BaseUrl {
+    /// Parses a base URL. Userinfo, query and fragment are refused (a key must never sit in a URL).
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let raw = raw.trim();
+        let (scheme, rest) = raw
+            .split_once("://")
+            .ok_or("must start with http:// or https://")?;
+        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+            return Err("must start with http:// or https://".into());
+        }
+        if rest.contains(['?', '#']) {
+            return Err("must not carry a query or fragment".into());
+        }
+        let authority = rest.split('/').next().unwrap_or("");
+        if authority.is_empty() {
+            return Err("has no host".into());
+        }
+        if authority.contains('@') {
+            return Err("must not carry credentials".into());
+        }
+        if raw.chars().any(|c| c.is_control() || c == ' ') {
+            return Err("must not contain spaces or control characters".into());
+        }
+        Ok(Self(format!(
+            "{}://{}",
+            scheme.to_ascii_lowercase(),
+            rest.trim_end_matches('/')
+        )))
+    }
+
+    /// The URL for `path` (which starts with `/`) under this base.
+    pub fn join(&self, path: &str) -> String {
+        format!("{}{}", self.0, path)
+    }
+
+    /// The base URL as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A setting's value, trimmed; `None` when unset or blank.
+pub fn non_empty(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+}
+
 /// One outbound request to an absolute URL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpRequest {

@@ -4,9 +4,10 @@
 mod calls;
 mod listing;
 
-use crate::catalogue::{CallContext, Plugin, UnknownTool};
+use crate::catalogue::Plugin;
 use crate::config::Config;
 use crate::testing::{Answer, FakeUpstream};
+use crate::tool::{CallContext, UnknownTool};
 use crate::upstream::{HttpRequest, HttpResponse, Method};
 use serde_json::{Value, json};
 use std::collections::HashMap;

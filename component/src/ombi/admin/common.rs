@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 /// # Errors
 /// `UPSTREAM_SCHEMA_MISMATCH` when it is missing or not an integer.
 pub fn req_int(row: &Value, key: &str, what: &str) -> Result<i64, ToolError> {
-    row.get(key).and_then(crate::args::as_int).ok_or_else(|| {
+    row.get(key).and_then(crate::schema::as_int).ok_or_else(|| {
         ToolError::schema_mismatch(format!("a {what} record from Ombi has no integer `{key}`"))
     })
 }

@@ -6,12 +6,12 @@
 //! server's own account ids, never Ombi user ids (watchlist users excepted).
 
 use super::common::{self, array, reference, req_int, req_str};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::ids::id_text;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// Valid resources per service (the schema enforces the pairs).

@@ -8,13 +8,13 @@
 
 use super::artwork;
 use super::common::{self, array};
-use crate::args::{Args, Window};
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::{Args, Window};
 use serde_json::{Value, json};
 
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).

@@ -7,13 +7,13 @@
 //! octet-stream) is never called, and a non-text answer is refused rather than passed on.
 
 use super::log_lines::sanitize_line;
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Effect;
+use crate::ombi::call::Call;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
+use crate::tool::Args;
+use crate::upstream::Effect;
 use crate::upstream::{MAX_BODY_BYTES, Method};
 use once_cell::race::OnceBox;
 use serde_json::{Value, json};

@@ -11,10 +11,11 @@ mod reference_tables;
 mod server;
 mod settings;
 
-use crate::catalogue::{Access, ToolSpec};
+use crate::ombi::call::OmbiTool;
+use crate::tool::Access;
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[
+pub static TOOLS: &[&OmbiTool] = &[
     &READ_REFERENCE,
     &READ_LIBRARY,
     &READ_SERVER,
@@ -23,7 +24,7 @@ pub static TOOLS: &[&ToolSpec] = &[
     &READ_LOGS,
 ];
 
-static READ_REFERENCE: ToolSpec = ToolSpec {
+static READ_REFERENCE: OmbiTool = OmbiTool {
     name: "read_reference",
     title: "Reference lists",
     description: "List the ids and names Ombi uses elsewhere: TMDB genres, languages, streaming countries, issue categories, roles, TMDB keywords and watch providers, feature flags, and Ombi's code tables (request types, issue statuses, vote types, notification agents, request statuses, limit types). Use the values as arguments of other tools or to decode *_code fields.",
@@ -34,7 +35,7 @@ static READ_REFERENCE: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_SERVER: ToolSpec = ToolSpec {
+static READ_SERVER: OmbiTool = OmbiTool {
     name: "read_server",
     title: "Server status",
     description: "Check the Ombi server: whether it is up and its version, safe build facts (branch, runtime, database types), whether its last update check found a newer version, server-wide request counts, which integrations and features are switched on, and its health check.",
@@ -45,7 +46,7 @@ static READ_SERVER: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_INTEGRATION: ToolSpec = ToolSpec {
+static READ_INTEGRATION: OmbiTool = OmbiTool {
     name: "read_integration",
     title: "Connected services",
     description: "List what Ombi's connected services offer: Sonarr, Radarr (standard and 4K) and Lidarr quality profiles, root folders, language profiles, tags and version, and the user accounts of the Plex, Emby and Jellyfin servers (including Plex watchlist sync users).",
@@ -56,7 +57,7 @@ static READ_INTEGRATION: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_SETTINGS: ToolSpec = ToolSpec {
+static READ_SETTINGS: OmbiTool = OmbiTool {
     name: "read_settings",
     title: "Read settings",
     description: "Read one section of Ombi's settings as named values (general, customization, issues, votes, user management, authentication, TMDB filters, landing page, job schedules, Sonarr, Radarr, Radarr 4K, feature flags). Credentials and server addresses are never shown; the names of fields held back are listed. The revision it returns lets write_settings_update detect concurrent changes.",
@@ -67,7 +68,7 @@ static READ_SETTINGS: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_LOGS: ToolSpec = ToolSpec {
+static READ_LOGS: OmbiTool = OmbiTool {
     name: "read_logs",
     title: "Read server logs",
     description: "List Ombi's log files (newest first) and read lines of one of them, newest lines by default. Values that look like credentials or e-mail addresses are redacted. Needs an administrator.",
@@ -78,7 +79,7 @@ static READ_LOGS: ToolSpec = ToolSpec {
     reconcile_with: None,
 };
 
-static READ_LIBRARY: ToolSpec = ToolSpec {
+static READ_LIBRARY: OmbiTool = OmbiTool {
     name: "read_library",
     title: "Library and calendar",
     description: "See what the media servers (Plex, Emby, Jellyfin) added in the last week, the release calendar of requested titles, or the poster, background or banner image of a movie, show or album.",

@@ -7,11 +7,11 @@
 
 use super::common::{self, array, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 

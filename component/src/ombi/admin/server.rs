@@ -6,11 +6,11 @@
 //! server view is not offered because `/api/v1/LandingPage` live-probes every media server.
 
 use super::common::{self, compound, reference};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::shape;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
 use serde_json::{Value, json};
@@ -219,15 +219,13 @@ const HEALTH_STATES: &[&str] = &["Healthy", "Degraded", "Unhealthy"];
 /// `GET /health` sits outside `/api` and needs no key, so it is sent without one; it answers
 /// `Unhealthy` with HTTP 503, which is a result here, not a failure.
 fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
-    let cfg = call.config.ombi.as_ref().ok_or_else(|| {
-        ToolError::new(ErrorCode::UnsupportedCapability, "Ombi is not configured")
-    })?;
+    let cfg = call.config;
     let request = HttpRequest {
         method: Method::Get,
         url: cfg.base_url.join("/health"),
         headers: vec![("accept".to_owned(), "text/plain".to_owned())],
         body: None,
-        timeout_ms: call.config.call_deadline_ms,
+        timeout_ms: call.deadline_ms,
     };
     // The answer is one word; 64 KiB leaves room for Ombi's page when the route is missing.
     let resp = call

@@ -7,11 +7,11 @@
 //! named in `omitted_fields`. `revision` comes from [`settings_revision::revision`], the same
 //! function `write_settings_update` checks, and only for sections it can patch.
 
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::settings_revision::{self, leaf_value};
 use crate::prelude::*;
+use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// A readable section: its route, the sub-object it lives in (radarr), and its display-only

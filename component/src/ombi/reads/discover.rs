@@ -8,20 +8,22 @@
 
 use super::common::{limit_schema, offset_schema};
 use super::request_items::ParentIndex;
-use crate::args::{Args, Window};
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
-use crate::ombi::{Effect, Ombi};
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::{Args, Window};
+use crate::upstream::Effect;
 use crate::upstream::Method;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub static READ_DISCOVER: ToolSpec = ToolSpec {
+pub static READ_DISCOVER: OmbiTool = OmbiTool {
     name: "read_discover",
     title: "Discover media",
     description: "Browse movies and TV shows through Ombi: popular, top rated, upcoming, trending, seasonal, recently requested, anticipated, titles similar to a movie, or movies matching filters (year, decade, genres, keywords, watch providers, companies). Returns media records with their ids and request state.",

@@ -7,16 +7,17 @@
 //! that paging, and windows groups locally.
 
 use super::common::{self, Rec, array, limit_schema, metric, object, offset_schema};
-use crate::args::{Args, Window};
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::{Args, Window};
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_ISSUES: ToolSpec = ToolSpec {
+pub static READ_ISSUES: OmbiTool = OmbiTool {
     name: "read_issues",
     title: "Read issues",
     description: "Read issues reported on Ombi media: a page of issues by status, one issue, the issues of a request or of a media provider id, an issue's comments, issues grouped by title, or issue counts by status.",

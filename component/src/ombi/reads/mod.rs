@@ -11,10 +11,10 @@ mod requests;
 mod users;
 mod votes;
 
-use crate::catalogue::ToolSpec;
+use crate::ombi::call::OmbiTool;
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[
+pub static TOOLS: &[&OmbiTool] = &[
     &discover::READ_DISCOVER,
     &requests::READ_REQUESTS,
     &request_stats::READ_REQUEST_STATS,

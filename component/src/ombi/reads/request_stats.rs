@@ -7,15 +7,16 @@
 //! `has_limit` is reported.
 
 use super::common::{metric, object};
-use crate::args::Args;
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub static READ_REQUEST_STATS: ToolSpec = ToolSpec {
+pub static READ_REQUEST_STATS: OmbiTool = OmbiTool {
     name: "read_request_stats",
     title: "Read request statistics",
     description: "Read request statistics from Ombi: request counts by state across the server, request quotas of the acting user or of a selected user, or request and completion totals for a time window (admins only).",

@@ -6,18 +6,19 @@
 
 use super::common::{self, Rec, array, limit_schema, object, offset_schema};
 use super::request_items::{self as items, ParentIndex};
-use crate::args::{Args, Window};
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::{Args, Window};
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_REQUESTS: ToolSpec = ToolSpec {
+pub static READ_REQUESTS: OmbiTool = OmbiTool {
     name: "read_requests",
     title: "Read requests",
     description: "Read media requests in Ombi: a page of movie, TV or album requests (optionally by status and sorted), one request, the child requests of a TV request, a search of requests by title, the most recent requests, or the queue of requests that failed to reach Sonarr/Radarr/Lidarr.",

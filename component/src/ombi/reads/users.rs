@@ -5,16 +5,17 @@
 //! have a recipient configured, never the recipient (`value` is a chat id or user key, Q18).
 
 use super::common::{Rec, array, limit_schema, object, offset_schema};
-use crate::args::Args;
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_USERS: ToolSpec = ToolSpec {
+pub static READ_USERS: OmbiTool = OmbiTool {
     name: "read_users",
     title: "Read users",
     description: "Read Ombi users: the full list, a cheap directory of names, the current user, one user by id, who is online now, or which notification agents a user has set up.",

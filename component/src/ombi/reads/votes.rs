@@ -5,15 +5,16 @@
 //! defaults it to Downvote when nobody voted (A8), so it is no evidence of identity.
 
 use super::common::{self, array, limit_schema, offset_schema};
-use crate::args::Args;
-use crate::catalogue::{Access, Call, ToolSpec};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
+use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_VOTES: ToolSpec = ToolSpec {
+pub static READ_VOTES: OmbiTool = OmbiTool {
     name: "read_votes",
     title: "Read votes",
     description: "Read request votes in Ombi: the overview of pending requests with their up and down vote counts, or the individual votes cast on one request (TV requests are addressed by their child request id).",

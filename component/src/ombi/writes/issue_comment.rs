@@ -6,11 +6,11 @@
 //! needs a user to act as. Delete: `DELETE /api/v1/Issues/comments/{id}` → `bool`.
 
 use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

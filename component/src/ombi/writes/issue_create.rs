@@ -5,9 +5,9 @@
 //! (Ombi would honour it). The reporter is the acting principal.
 
 use super::outcome::{Mutation, Outcome, unknown, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

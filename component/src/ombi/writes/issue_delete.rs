@@ -4,10 +4,10 @@
 //! and notifies; `false` means no such issue.
 
 use super::outcome::{bool_answer, bool_reply, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -4,9 +4,9 @@
 //! `deleted` (3) is left to write_issue_delete.
 
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

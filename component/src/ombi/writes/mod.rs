@@ -24,10 +24,11 @@ mod tester_run;
 mod user_preferences;
 mod vote;
 
-use crate::catalogue::{Access, ToolSpec};
+use crate::ombi::call::OmbiTool;
+use crate::tool::Access;
 
 /// The tools of this group, in catalogue order.
-pub static TOOLS: &[&ToolSpec] = &[
+pub static TOOLS: &[&OmbiTool] = &[
     &WRITE_REQUEST_CREATE,
     &WRITE_REQUEST_APPROVE,
     &WRITE_REQUEST_DENY,
@@ -50,7 +51,7 @@ pub static TOOLS: &[&ToolSpec] = &[
 /// A write tool's spec (every write returns `mutation`).
 macro_rules! write_tool {
     ($id:ident, $name:literal, $title:literal, $module:ident, $reconcile:literal, $description:expr) => {
-        static $id: ToolSpec = ToolSpec {
+        static $id: OmbiTool = OmbiTool {
             name: $name,
             title: $title,
             description: $description,

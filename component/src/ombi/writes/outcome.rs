@@ -8,9 +8,9 @@
 
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
-use crate::ombi::client::Effect;
 use crate::ombi::ids::{TargetKind, target};
 use crate::prelude::*;
+use crate::upstream::Effect;
 use crate::upstream::Method;
 use crate::upstream::recognise::json_body;
 use serde_json::{Map, Value, json};

@@ -7,10 +7,10 @@ use super::common::{
     is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind, v1_base,
 };
 use super::outcome::{Mutation, Outcome, engine_result, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

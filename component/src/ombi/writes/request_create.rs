@@ -7,11 +7,11 @@
 use super::outcome::{
     EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, unknown, write,
 };
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -7,12 +7,12 @@
 //! up first, which turns a missing id into a clean NOT_FOUND with nothing sent.
 
 use super::outcome::{Mutation, Outcome, engine_result, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
+use crate::ombi::call::Call;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -5,10 +5,10 @@
 
 use super::common::{media_property, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

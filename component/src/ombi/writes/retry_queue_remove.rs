@@ -4,10 +4,10 @@
 //! (`failedId`), never a request id; an unknown id makes Ombi fail with 500 (UNKNOWN_OUTCOME).
 
 use super::outcome::{bool_answer, bool_reply, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -7,14 +7,14 @@
 //! all. Features are switched one by one through `POST /api/v2/Features/{enable|disable}`.
 
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, unknown, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
+use crate::ombi::call::Call;
 use crate::ombi::settings_revision::{
     Leaf, SectionSpec, WRITABLE_SECTIONS, leaf_value, revision, section, writable_leaf,
 };
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
@@ -139,7 +139,7 @@ fn validated_changes(
 fn fits(leaf: Leaf, v: &Value) -> bool {
     match leaf {
         Leaf::Bool => v.is_boolean(),
-        Leaf::Int(min, max) => crate::args::as_int(v).is_some_and(|n| (min..=max).contains(&n)),
+        Leaf::Int(min, max) => crate::schema::as_int(v).is_some_and(|n| (min..=max).contains(&n)),
         Leaf::Text(max) => v.as_str().is_some_and(|s| s.chars().count() <= max),
         Leaf::OptText(max) => v.is_null() || v.as_str().is_some_and(|s| s.chars().count() <= max),
     }

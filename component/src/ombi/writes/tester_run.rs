@@ -6,11 +6,11 @@
 //! expectedSubDir, additionalInformation}`; `false`/`isValid: false` is a business failure.
 
 use super::outcome::{Mutation, Outcome, failure_with, unknown, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -6,10 +6,10 @@
 //! calls mean a partial failure is possible; `item_results` says what is known per call.
 
 use super::outcome::{Mutation, Outcome, failure_with, write};
-use crate::args::Args;
-use crate::catalogue::Call;
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::Call;
 use crate::prelude::*;
+use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 

@@ -4,6 +4,7 @@
 //! written as `3.0` (valid `integer`s in JSON Schema) read as integers too.
 
 use crate::prelude::*;
+use crate::schema::as_int;
 use serde_json::{Map, Value};
 
 /// Validated tool arguments.
@@ -75,20 +76,6 @@ impl Args {
                 .clamp(1, 100) as usize,
         }
     }
-}
-
-/// An integer from a JSON number with no fractional part.
-pub fn as_int(v: &Value) -> Option<i64> {
-    v.as_i64().or_else(|| {
-        v.as_f64()
-            .filter(|f| is_whole(*f) && f.abs() < 9.0e15)
-            .map(|f| f as i64)
-    })
-}
-
-/// Whether `f` has no fractional part (`f64::fract` needs std).
-pub fn is_whole(f: f64) -> bool {
-    f.is_finite() && f.abs() < 9.0e15 && f == (f as i64) as f64
 }
 
 /// Default page size.

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Reports import cycles between the modules of a Rust crate's src/ tree.
+
+Reads every `crate::a::b`, `super::x` and `self::x` path in non-test code (files named
+tests.rs / *_tests.rs, folders named tests/ and `#[cfg(test)]` items are skipped), resolves
+each to the file that defines the module, and prints the strongly connected components of
+the file graph and of the top-level-module graph. Exit status 1 when either has a cycle.
+
+    scripts/module-cycles.py component/src
+"""
+import os
+import re
+import sys
+
+
+def module_files(src):
+    """Maps module paths (tuples) to files."""
+    mods = {}
+    for root, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith(".rs"):
+                continue
+            full = os.path.join(root, f)
+            rel = os.path.relpath(full, src)[:-3].split(os.sep)
+            if rel in (["lib"], ["main"]):
+                path = ()
+            elif rel[-1] == "mod":
+                path = tuple(rel[:-1])
+            else:
+                path = tuple(rel)
+            mods[path] = full
+    return mods
+
+
+def is_test(path):
+    return "tests" in path or any(p.endswith("_tests") for p in path) or "testing" in path
+
+
+def strip_tests(text):
+    """Drops `#[cfg(test)]` items (a `mod x { ... }` block or a one-line item)."""
+    out, i = [], 0
+    lines = text.split("\n")
+    while i < len(lines):
+        if lines[i].strip() == "#[cfg(test)]":
+            i += 1
+            if i < len(lines) and lines[i].rstrip().endswith("{"):
+                depth = 0
+                while i < len(lines):
+                    depth += lines[i].count("{") - lines[i].count("}")
+                    i += 1
+                    if depth <= 0:
+                        break
+            else:
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(l.split("//")[0] for l in text.split("\n"))
+
+
+def expand_use(text):
+    """Yields every path named by `use` trees and inline `crate::`/`super::` paths."""
+    for m in re.finditer(r"\buse\s+([^;]+);", text):
+        yield from flatten(m.group(1).replace("\n", " "))
+    for m in re.finditer(r"(?<![\w:])((?:crate|super|self)(?:::\w+)+)", text):
+        yield m.group(1)
+
+
+def flatten(tree, prefix=""):
+    tree = tree.strip()
+    depth, start, parts = 0, 0, []
+    brace = tree.find("{")
+    if brace == -1:
+        yield prefix + tree.split(" as ")[0].strip()
+        return
+    head = tree[:brace]
+    inner = tree[brace + 1 : tree.rfind("}")]
+    for i, c in enumerate(inner):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    for p in parts:
+        if p.strip():
+            yield from flatten(p, prefix + head)
+
+
+def resolve(path, here, mods, reexports, depth=0):
+    """The module file that defines what `path` (used in module `here`) names.
+
+    Follows `pub use` re-exports, so `crate::ombi::Ombi` resolves to the file defining `Ombi`.
+    """
+    segs = path.split("::")
+    if segs[0] == "crate":
+        base, segs = (), segs[1:]
+    elif segs[0] in ("super", "self"):
+        base = here
+        while segs and segs[0] in ("super", "self"):
+            if segs[0] == "super":
+                base = base[:-1]
+            segs = segs[1:]
+    elif here + (segs[0],) in mods:
+        base = here
+    else:
+        return None
+    for i, s in enumerate(segs):
+        if base + (s,) in mods:
+            base = base + (s,)
+        elif depth < 8 and s in reexports.get(base, {}):
+            origin, tail = reexports[base][s], segs[i + 1 :]
+            target = resolve("::".join([origin] + tail), base, mods, reexports, depth + 1)
+            return target if target is not None else base
+        else:
+            break
+    return base
+
+
+def reexports_of(text):
+    """Names a module re-exports with `pub use` / `pub(crate) use`, and the paths they come from."""
+    out = {}
+    for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", text):
+        for full in flatten(m.group(1).replace("\n", " ")):
+            full = full.strip()
+            if full.endswith("::*") or full.endswith("self"):
+                continue
+            out[full.rsplit("::", 1)[-1]] = full
+    return out
+
+
+def sccs(graph):
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main():
+    src = sys.argv[1] if len(sys.argv) > 1 else "component/src"
+    mods = module_files(src)
+    files, tops, texts, reexports = {}, {}, {}, {}
+    for path, file in mods.items():
+        with open(file, encoding="utf-8") as fh:
+            texts[path] = strip_comments(strip_tests(fh.read()))
+        reexports[path] = reexports_of(texts[path])
+    for path, file in mods.items():
+        if is_test(path) or path == ():
+            continue
+        text = texts[path]
+        children = [m[-1] for m in mods if m[:-1] == path and len(m) == len(path) + 1]
+        used_paths = list(expand_use(text))
+        for c in children:
+            for m in re.finditer(r"(?<![\w:])(" + re.escape(c) + r"(?:::\w+)+)", text):
+                used_paths.append(m.group(1))
+        deps = set()
+        for used in used_paths:
+            target = resolve(used, path, mods, reexports)
+            if target is None or target in ((), path) or is_test(target):
+                continue
+            # A module depending on its own parent module file (mod.rs) through `super::` counts.
+            deps.add(target)
+        files[path] = deps
+        top = path[0]
+        for d in deps:
+            if d[0] != top:
+                tops.setdefault(top, set()).add(d[0])
+        tops.setdefault(top, set())
+    name = lambda p: "::".join(p)
+    bad = False
+    for label, graph in (("file", files), ("top-level module", tops)):
+        cycles = sccs(graph)
+        print(f"{label} graph: {len(graph)} nodes, {sum(len(v) for v in graph.values())} edges, "
+              f"{len(cycles)} cycle(s)")
+        for c in cycles:
+            bad = True
+            print("  cycle:", ", ".join(name(x) if isinstance(x, tuple) else x for x in c))
+    if len(sys.argv) > 2 and sys.argv[2] == "--layers":
+        for top, deps in sorted(tops.items()):
+            print(f"  {top} -> {', '.join(sorted(deps)) or '-'}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
