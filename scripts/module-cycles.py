@@ -67,7 +67,7 @@ def expand_use(text):
     """Yields every path named by `use` trees and inline `crate::`/`super::` paths."""
     for m in re.finditer(r"\buse\s+([^;]+);", text):
         yield from flatten(m.group(1).replace("\n", " "))
-    for m in re.finditer(r"(?<![\w:])((?:crate|super|self)(?:::\w+)+)", text):
+    for m in re.finditer(r"(?<![\w:])((?:crate|super|self)(?:::\w+)+)(?![\w:])", text):
         yield m.group(1)
 
 
@@ -183,7 +183,7 @@ def main():
         children = [m[-1] for m in mods if m[:-1] == path and len(m) == len(path) + 1]
         used_paths = list(expand_use(text))
         for c in children:
-            for m in re.finditer(r"(?<![\w:])(" + re.escape(c) + r"(?:::\w+)+)", text):
+            for m in re.finditer(r"(?<![\w:])(" + re.escape(c) + r"(?:::\w+)+)(?![\w:])", text):
                 used_paths.append(m.group(1))
         deps = set()
         for used in used_paths:

@@ -14,13 +14,13 @@ pub const DEFAULT_CALL_DEADLINE_MS: u64 = 30_000;
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Config {
     /// Ombi, when configured.
-    pub ombi: Option<OmbiConfig>,
+    pub(crate) ombi: Option<OmbiConfig>,
     /// MoviePilot, when `MOVIEPILOT_URL` is set and usable.
-    pub moviepilot: Option<MoviePilotConfig>,
+    pub(crate) moviepilot: Option<MoviePilotConfig>,
     /// Whole-call deadline in milliseconds.
-    pub call_deadline_ms: u64,
+    pub(crate) call_deadline_ms: u64,
     /// Problems found while reading the environment (reported in tool results, never secrets).
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 impl Config {

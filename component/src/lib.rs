@@ -22,18 +22,18 @@ pub(crate) mod prelude {
     pub use alloc::{format, vec};
 }
 
-pub mod catalogue;
-pub mod config;
+mod catalogue;
+mod config;
 pub mod contract;
 pub mod moviepilot;
 pub mod ombi;
-pub mod paging;
+mod paging;
 pub mod schema;
 pub mod tool;
 pub mod upstream;
 
 #[cfg(test)]
-pub mod testing;
+mod testing;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(

@@ -72,7 +72,7 @@ pub fn check_envelope(tool: &Tool, envelope: &Value, text: &str, what: &str) {
     let parsed: Value = serde_json::from_str(text).expect("the text block is JSON");
     assert_eq!(&parsed, envelope, "{what}: the text block differs");
     assert!(
-        text.len() <= media_mcp::contract::budget::MAX_STRUCTURED_BYTES,
+        text.len() <= media_mcp::contract::MAX_STRUCTURED_BYTES,
         "{what}: {} bytes over the budget",
         text.len()
     );

@@ -11,18 +11,19 @@
 //! description and result say what is wrong.
 
 use crate::prelude::*;
-pub mod client;
-pub mod config;
-pub mod discovery;
-pub mod policy;
-pub mod republish;
-pub mod result;
+mod client;
+pub(crate) mod config;
+mod discovery;
+mod policy;
+mod republish;
+mod result;
 mod schema;
 
 #[cfg(test)]
 mod tests;
 
-pub use config::MoviePilotConfig;
+pub(crate) use config::MoviePilotConfig;
+pub use config::SEARCH_TORRENTS_DEADLINE_MS;
 
 use crate::contract::{self, ErrorCode, Reply};
 use crate::tool::{Access, Backend, CallContext, ToolDescriptor, UnknownTool, parse_object};
@@ -32,19 +33,19 @@ use discovery::{Discovered, discover};
 use serde_json::{Value, json};
 
 /// The diagnostic tool listed when MoviePilot's tools are not (all) available.
-pub const STATUS_TOOL: &str = "moviepilot_status";
+pub(crate) const STATUS_TOOL: &str = "moviepilot_status";
 /// Most deadline anyone gets for one call, discovery included.
 const MAX_CALL_MS: u64 = 900_000;
 
 /// The MoviePilot backend: its settings and the whole-call deadline its calls get by default.
-pub struct MoviePilotBackend {
+pub(crate) struct MoviePilotBackend {
     config: MoviePilotConfig,
     deadline_ms: u64,
 }
 
 impl MoviePilotBackend {
     /// A backend for `config` whose calls get `deadline_ms` unless configured otherwise.
-    pub fn new(config: MoviePilotConfig, deadline_ms: u64) -> Self {
+    pub(crate) fn new(config: MoviePilotConfig, deadline_ms: u64) -> Self {
         Self {
             config,
             deadline_ms,
@@ -152,7 +153,12 @@ fn status_descriptor(problems: &[String]) -> ToolDescriptor {
 }
 
 /// The whole-call deadline a call of `name` needs: its own deadline plus room for discovery.
-pub fn call_budget_ms(cfg: &MoviePilotConfig, name: &str, arguments: &str, default_ms: u64) -> u64 {
+pub(crate) fn call_budget_ms(
+    cfg: &MoviePilotConfig,
+    name: &str,
+    arguments: &str,
+    default_ms: u64,
+) -> u64 {
     let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
     let op = args.get("operation_id").and_then(Value::as_str);
     match cfg.deadline_for(name, op) {

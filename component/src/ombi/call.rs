@@ -8,7 +8,7 @@ use crate::tool::{Args, ToolSpec};
 use crate::upstream::Upstream;
 
 /// Everything an Ombi handler may use during one call.
-pub struct Call<'a> {
+pub(crate) struct Call<'a> {
     /// Outbound HTTP.
     pub upstream: &'a dyn Upstream,
     /// Ombi's settings.
@@ -30,7 +30,7 @@ impl Call<'_> {
 }
 
 /// An Ombi tool handler: validated arguments in, a reply out.
-pub type Handler = fn(&Call<'_>, &Args) -> Result<Reply, ToolError>;
+pub(crate) type Handler = fn(&Call<'_>, &Args) -> Result<Reply, ToolError>;
 
 /// One Ombi tool.
-pub type OmbiTool = ToolSpec<Handler>;
+pub(crate) type OmbiTool = ToolSpec<Handler>;

@@ -4,42 +4,48 @@
 
 use crate::prelude::*;
 mod admin;
-pub(crate) mod call;
+mod call;
 mod client;
-pub mod config;
+pub(crate) mod config;
 mod details;
 mod details_people;
-pub mod ids;
-pub mod media;
+mod ids;
+mod media;
 mod reads;
 mod search;
-pub mod settings_revision;
-pub(crate) mod shape;
+mod settings_revision;
+mod shape;
 mod writes;
 
-pub use client::Ombi;
-pub use config::OmbiConfig;
+pub(crate) use call::{Call, OmbiTool};
+pub(crate) use client::Ombi;
+pub(crate) use config::OmbiConfig;
 
 use crate::contract::{self, Rendered, Reply};
-use crate::tool::{Access, Backend, CallContext, ToolDescriptor, UnknownTool};
+use crate::tool::{Access, Backend, CallContext, ToolDescriptor, ToolSpec, UnknownTool};
 use crate::upstream::Upstream;
-use call::{Call, OmbiTool};
+
+/// The Ombi tools, in catalogue order: reads first, then writes (their handlers are this
+/// crate's business, so the handler type is opaque outside it).
+pub fn tools() -> Vec<&'static ToolSpec<impl Sized + 'static>> {
+    registry()
+}
 
 /// The Ombi tools, in catalogue order: reads first, then writes.
-pub fn tools() -> Vec<&'static OmbiTool> {
+fn registry() -> Vec<&'static OmbiTool> {
     let groups: [&[&'static OmbiTool]; 4] = [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS];
     groups.iter().flat_map(|g| g.iter().copied()).collect()
 }
 
 /// The Ombi backend: its settings and the whole-call deadline its calls get.
-pub struct OmbiBackend {
+pub(crate) struct OmbiBackend {
     config: OmbiConfig,
     deadline_ms: u64,
 }
 
 impl OmbiBackend {
     /// A backend for `config` whose calls get `deadline_ms`.
-    pub fn new(config: OmbiConfig, deadline_ms: u64) -> Self {
+    pub(crate) fn new(config: OmbiConfig, deadline_ms: u64) -> Self {
         Self {
             config,
             deadline_ms,
@@ -47,17 +53,17 @@ impl OmbiBackend {
     }
 
     fn find(name: &str) -> Option<&'static OmbiTool> {
-        tools().into_iter().find(|t| t.name == name)
+        registry().into_iter().find(|t| t.name == name)
     }
 }
 
 impl Backend for OmbiBackend {
     fn own_names(&self) -> Vec<&'static str> {
-        tools().into_iter().map(|t| t.name).collect()
+        registry().into_iter().map(|t| t.name).collect()
     }
 
     fn list(&self, _upstream: &dyn Upstream, taken: &[&str]) -> Vec<ToolDescriptor> {
-        tools()
+        registry()
             .into_iter()
             .filter(|t| !taken.contains(&t.name))
             .map(OmbiTool::descriptor)

@@ -7,10 +7,10 @@ use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
 use super::shape::records;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::{Method, encode_segment};
 use serde_json::{Value, json};
@@ -284,11 +284,6 @@ fn split_year_suffix(title: &str) -> Option<(&str, i64)> {
     let open = title.strip_suffix(')')?.rfind(" (")?;
     let year: i64 = title[open + 2..title.len() - 1].parse().ok()?;
     ((1800..=2200).contains(&year)).then(|| (&title[..open], year))
-}
-
-#[allow(dead_code, reason = "used by tests")]
-fn window_of(offset: usize, limit: usize) -> Window {
-    Window { offset, limit }
 }
 
 #[cfg(test)]

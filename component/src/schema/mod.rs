@@ -5,9 +5,9 @@
 //! ([`SUPPORTED_KEYWORDS`]). The full `jsonschema` crate would add 2.7 MB to the artifact; native
 //! tests prove this interpreter agrees with it on generated valid and invalid arguments.
 
-mod number;
-pub mod pattern;
+pub(crate) mod number;
+pub(crate) mod pattern;
 mod validate;
 
-pub use number::{as_int, is_whole};
+pub(crate) use number::as_int;
 pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};

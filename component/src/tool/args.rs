@@ -44,18 +44,6 @@ impl Args {
         )
     }
 
-    /// A list of integers.
-    pub fn ints(&self, name: &str) -> Option<Vec<i64>> {
-        Some(
-            self.0
-                .get(name)?
-                .as_array()?
-                .iter()
-                .filter_map(as_int)
-                .collect(),
-        )
-    }
-
     /// A raw argument value.
     pub fn value(&self, name: &str) -> Option<&Value> {
         self.0.get(name)

@@ -4,9 +4,9 @@
 //!
 //! This layer knows no backend; backends and the catalogue depend on it.
 
-pub mod args;
+pub(crate) mod args;
 
-pub use args::{Args, Window};
+pub(crate) use args::{Args, Window};
 
 use crate::contract::{Rendered, Reply, ToolError, compose_output_schema};
 use crate::prelude::*;
@@ -80,7 +80,7 @@ impl<H> ToolSpec<H> {
     ///
     /// # Errors
     /// `INVALID_ARGUMENT` naming the offending field.
-    pub fn parse_arguments(&self, arguments: &str) -> Result<Args, ToolError> {
+    pub(crate) fn parse_arguments(&self, arguments: &str) -> Result<Args, ToolError> {
         let map = parse_object(arguments)?;
         let value = Value::Object(map);
         schema::validate(&(self.input_schema)(), &value).map_err(|v| {
@@ -105,7 +105,7 @@ impl<H> ToolSpec<H> {
     }
 
     /// `reply` with, for an `UNKNOWN_OUTCOME` of a write, the advice to reconcile with a read.
-    pub fn advise(&self, reply: Reply) -> Reply {
+    pub(crate) fn advise(&self, reply: Reply) -> Reply {
         match self.reconcile_with {
             Some(read) => {
                 reply.advise_unknown_outcome("the request", &format!("check with {read}"))
@@ -119,7 +119,7 @@ impl<H> ToolSpec<H> {
 ///
 /// # Errors
 /// `INVALID_ARGUMENT` (`arguments`) when the text is not a JSON object.
-pub fn parse_object(arguments: &str) -> Result<serde_json::Map<String, Value>, ToolError> {
+pub(crate) fn parse_object(arguments: &str) -> Result<serde_json::Map<String, Value>, ToolError> {
     let text = if arguments.trim().is_empty() {
         "{}"
     } else {
@@ -165,7 +165,7 @@ pub struct CallContext {
 pub struct UnknownTool(pub String);
 
 /// One upstream's tools, as the catalogue merges them.
-pub trait Backend {
+pub(crate) trait Backend {
     /// Names of this backend's tools that are known without asking its upstream.
     fn own_names(&self) -> Vec<&'static str>;
 

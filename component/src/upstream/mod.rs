@@ -3,7 +3,7 @@
 //! [`UpstreamError`], which never holds header values or full URLs.
 
 use crate::prelude::*;
-pub mod recognise;
+pub(crate) mod recognise;
 
 /// HTTP methods the plugin uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,11 +19,6 @@ pub enum Method {
 }
 
 impl Method {
-    /// Whether a request with this method may change upstream state.
-    pub fn is_mutation(self) -> bool {
-        !matches!(self, Method::Get)
-    }
-
     /// The method name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -37,7 +32,7 @@ impl Method {
 
 /// Whether an exchange may change upstream state (decides retryability and UNKNOWN_OUTCOME).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Reads, including POST routes that only search.
     Read,
     /// Anything that may change state.
@@ -46,7 +41,7 @@ pub enum Effect {
 
 /// A validated `http(s)://authority[/prefix]` base URL without trailing slash.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BaseUrl(String);
+pub(crate) struct BaseUrl(String);
 
 impl BaseUrl {
     /// Parses a base URL. Userinfo, query and fragment are refused (a key must never sit in a URL).
@@ -93,7 +88,7 @@ impl BaseUrl {
 }
 
 /// A setting's value, trimmed; `None` when unset or blank.
-pub fn non_empty(v: Option<String>) -> Option<String> {
+pub(crate) fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
 
@@ -181,10 +176,10 @@ pub trait Upstream {
 }
 
 /// Largest upstream body read before parsing (bodies beyond it are refused while reading).
-pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
 /// Percent-encodes one path segment (RFC 3986 unreserved characters stay as they are).
-pub fn encode_segment(segment: &str) -> String {
+pub(crate) fn encode_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
     for b in segment.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {

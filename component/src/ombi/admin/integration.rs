@@ -7,7 +7,7 @@
 
 use super::common::{self, array, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::ombi::ids::id_text;
 use crate::paging;
 use crate::prelude::*;

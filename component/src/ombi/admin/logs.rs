@@ -8,7 +8,7 @@
 
 use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;

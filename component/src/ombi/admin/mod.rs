@@ -11,7 +11,7 @@ mod reference_tables;
 mod server;
 mod settings;
 
-use crate::ombi::call::OmbiTool;
+use crate::ombi::OmbiTool;
 use crate::tool::Access;
 
 /// The tools of this group, in catalogue order.

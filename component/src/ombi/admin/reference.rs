@@ -8,7 +8,7 @@
 use super::common::{self, array, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;

@@ -7,7 +7,7 @@
 
 use super::common::{self, compound, reference};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::ombi::shape;
 use crate::prelude::*;
 use crate::tool::Args;

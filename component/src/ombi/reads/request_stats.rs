@@ -8,7 +8,7 @@
 
 use super::common::{metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
 use crate::tool::Access;
 use crate::tool::Args;

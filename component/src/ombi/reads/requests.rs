@@ -9,7 +9,7 @@ use super::request_items::{self as items, ParentIndex};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
-use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Access;

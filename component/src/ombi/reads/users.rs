@@ -6,7 +6,7 @@
 
 use super::common::{Rec, array, limit_schema, object, offset_schema};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Access;

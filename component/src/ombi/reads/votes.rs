@@ -6,7 +6,7 @@
 
 use super::common::{self, array, limit_schema, offset_schema};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Access;

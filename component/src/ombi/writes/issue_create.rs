@@ -6,7 +6,7 @@
 
 use super::outcome::{Mutation, Outcome, unknown, write};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};

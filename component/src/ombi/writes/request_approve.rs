@@ -9,7 +9,7 @@ use super::common::{
 };
 use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;

@@ -8,7 +8,7 @@ use super::outcome::{
     EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, unknown, write,
 };
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
 use crate::tool::Args;

@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;

@@ -5,7 +5,7 @@
 
 use super::outcome::{bool_answer, bool_reply, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;

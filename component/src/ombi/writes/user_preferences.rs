@@ -7,7 +7,7 @@
 
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::call::Call;
+use crate::ombi::Call;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
