@@ -1,4 +1,4 @@
-//! The contract's `paging` object (ledger "Common paging arguments").
+//! The contract's `paging` object.
 //!
 //! `total` only when the complete collection was seen; `null` `has_more`/`next_offset` when
 //! uncertain; `mode` says who windows (`upstream`, `local`, `none`).

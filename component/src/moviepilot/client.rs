@@ -1,5 +1,4 @@
-//! The MCP client for MoviePilot's endpoint (issue 5, "Client behaviour"; endpoint facts
-//! "Transport and protocol"): JSON-RPC 2.0 over plain HTTP POST, one object per request, the
+//! The MCP client for MoviePilot's endpoint: JSON-RPC 2.0 over plain HTTP POST, one object per request, the
 //! `initialize` + `notifications/initialized` handshake, `Mcp-Session-Id` kept and echoed, and
 //! answers read either as JSON or as an SSE stream.
 

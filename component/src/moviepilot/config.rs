@@ -1,4 +1,4 @@
-//! MoviePilot settings read from the environment (issue 5, "Configuration" and "Safety policy").
+//! MoviePilot settings read from the environment.
 //!
 //! `MOVIEPILOT_URL` is the MCP endpoint itself (`https://host/api/v1/mcp`, base path included),
 //! validated like `OMBI_URL`. `MOVIEPILOT_API_KEY` is read only for hosts that pass the key instead

@@ -1,4 +1,4 @@
-//! Tool discovery (issue 5, "Discovery"; MoviePilot document §2.2, §3): `tools/list` followed
+//! Tool discovery: `tools/list` followed
 //! through `nextCursor` with a page cap and repeated-cursor detection (a failure, never a loop),
 //! full schemas asked for, and projected schemas (`x-moviepilot-schema-projection`) replaced by
 //! the full one from `GET <url>/tools/{name}/schema` (bare schema or `{success, message, data}`).

@@ -1,4 +1,4 @@
-//! The MoviePilot backend (issue 5): MoviePilot serves MCP itself, so the plugin is its MCP
+//! The MoviePilot backend: MoviePilot serves MCP itself, so the plugin is its MCP
 //! client and republishes its tools with the plugin's own honest envelope.
 //!
 //! Each guest call runs in a fresh instance, so nothing is cached between calls: `list-tools`

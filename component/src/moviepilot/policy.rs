@@ -1,5 +1,5 @@
-//! The safety policy for bridged tools (issue 5, "Safety policy"; MoviePilot document §4.3) and
-//! which calls are provably read-only (issue 5, "Annotations").
+//! The safety policy for bridged tools and
+//! which calls are provably read-only.
 //!
 //! `database_operation` runs only `tables`, `schema` and read-only `query` without
 //! `show_secrets`, unless the deployment allows writes or secrets; `moviepilot_api` operation ids
@@ -18,7 +18,7 @@ pub const KNOWN_READ_TOOLS: &[&str] = &[
     "query_downloaders",
 ];
 
-/// `moviepilot_api` operations that only read (MoviePilot document §2.3, §5).
+/// `moviepilot_api` operations that only read.
 pub const KNOWN_READ_OPERATIONS: &[&str] = &[
     "media.search",
     "media.detail",

@@ -1,4 +1,4 @@
-//! Republishing MoviePilot's tools to the host (issue 5, "Republishing"): names kept (a clash
+//! Republishing MoviePilot's tools to the host: names kept (a clash
 //! with an Ombi tool is a configuration error), input schemas kept (projection marker dropped once
 //! the full schema is in), descriptions treated as third-party data (control characters
 //! stripped, length bounded), one output family of our own (`moviepilot_result`, in this

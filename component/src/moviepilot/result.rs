@@ -1,5 +1,4 @@
-//! The three layers of a MoviePilot answer (issue 5, "Results, three layers"; MoviePilot
-//! document §6): HTTP status and JSON-RPC error, then MCP `isError`, then the business JSON in the
+//! The three layers of a MoviePilot answer: HTTP status and JSON-RPC error, then MCP `isError`, then the business JSON in the
 //! text block (`success`, `error`/`input_contract`, `execution_outcome`, `collection`,
 //! `tool_result_truncated`). Text that is not JSON is passed back bounded, never as a success.
 

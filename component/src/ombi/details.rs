@@ -1,4 +1,4 @@
-//! `read_media` → `media_page` (ledger §3.3): one title by id, with optional credits,
+//! `read_media` → `media_page`: one title by id, with optional credits,
 //! providers, ratings and seasons; persons, collections, artists and albums.
 //!
 //! Namespaces are labelled by route: v2 routes are TMDB-keyed (`seriesId` echoes TMDB and is

@@ -1,4 +1,4 @@
-//! `read_media` for persons, collections, artists and albums (ledger §3.3).
+//! `read_media` for persons, collections, artists and albums.
 //!
 //! Persons: Ombi returns only the person id, so the caller supplies the name; TV credit titles
 //! are null upstream and are enriched from the TV detail route, only for the returned window.

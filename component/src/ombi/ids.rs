@@ -1,7 +1,7 @@
 //! Identifiers and request targets (contract `identifier`, `target`).
 //!
 //! The namespace of an id is decided by the route it came from, never by the upstream field
-//! name (ledger §3.1/§3.3: TVMaze-backed v1 TV routes put the TVDB id in `theMovieDbId`).
+//! name: TVMaze-backed v1 TV routes put the TVDB id in `theMovieDbId`.
 //! Zero, empty and repeated values are dropped: absent stays absent.
 
 use crate::prelude::*;

@@ -1,4 +1,4 @@
-//! The Ombi backend: its client, projections and the native tools (ledger §3).
+//! The Ombi backend: its client, projections and the native tools.
 //!
 //! Tools are registered per module (`TOOLS` slices) and chained here in catalogue order.
 

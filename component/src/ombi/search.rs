@@ -1,4 +1,4 @@
-//! `read_search` → `media_page` (ledger §3.1).
+//! `read_search` → `media_page`.
 //!
 //! Every search route returns an unpaged array, windowed locally. Ids are labelled by route:
 //! v1 TV search is TVMaze-backed (TVDB id in `theMovieDbId`, TVMaze id in `seriesId`).
@@ -204,7 +204,7 @@ pub fn project_movie(row: &Value) -> MediaItem {
 }
 
 /// v1 `SearchTvShowViewModel` from TVMaze: `theMovieDbId`/`id` = TVDB, `seriesId` = TVMaze.
-/// Request state is left out (unreliable on this route, ledger §3.1).
+/// Request state is left out (unreliable on this route).
 pub fn project_tvmaze(row: &Value) -> MediaItem {
     let mut m = MediaItem::new("tv");
     m.ids

@@ -1,6 +1,5 @@
 //! The settings `revision` and the per-section allowlist of writable, non-secret fields, shared
-//! by `read_settings` (which emits the revision) and `write_settings_update` (which checks it)
-//! (ledger §3.13, §3.15).
+//! by `read_settings` (which emits the revision) and `write_settings_update` (which checks it).
 //!
 //! **Revision algorithm.** For a writable section, take the allowlisted leaves (JSON Pointer →
 //! scalar value) present in the upstream object, in pointer order, and hash the canonical JSON
@@ -60,7 +59,7 @@ pub static WRITABLE_SECTIONS: &[SectionSpec] = &[
             ("/defaultLanguageCode", Leaf::Text(10)),
             ("/autoDeleteAvailableRequests", Leaf::Bool),
             ("/autoDeleteAfterDays", Leaf::Int(0, 3650)),
-            // Branch enum (ledger §4.8): 0 Develop, 1 Stable.
+            // Branch enum: 0 Develop, 1 Stable.
             ("/branch", Leaf::Int(0, 1)),
         ],
     },
@@ -110,7 +109,7 @@ pub static WRITABLE_SECTIONS: &[SectionSpec] = &[
             ("/importEmbyUsers", Leaf::Bool),
             ("/importJellyfinUsers", Leaf::Bool),
             ("/movieRequestLimit", Leaf::Int(0, 100_000)),
-            // RequestLimitType (ledger §4.8): 0 Day, 1 Week, 2 Month.
+            // RequestLimitType: 0 Day, 1 Week, 2 Month.
             ("/movieRequestLimitType", Leaf::Int(0, 2)),
             ("/episodeRequestLimit", Leaf::Int(0, 100_000)),
             ("/episodeRequestLimitType", Leaf::Int(0, 2)),

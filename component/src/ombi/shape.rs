@@ -7,7 +7,7 @@ use crate::prelude::*;
 use crate::tool::args::Window;
 use serde_json::{Map, Value, json};
 
-/// The `offset` property of every list-style tool (ledger "Common paging arguments").
+/// The `offset` property of every list-style tool.
 pub fn offset_schema() -> Value {
     json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."})
 }

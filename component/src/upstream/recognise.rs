@@ -1,4 +1,4 @@
-//! Turns an upstream exchange into JSON or a contract error (ledger §1.6).
+//! Turns an upstream exchange into JSON or a contract error.
 //!
 //! Recognises Ombi's failure shapes: `401 Invalid API Key` text, empty 401/403, ProblemDetails,
 //! the middleware's `500 {"error": …}`, the SPA's HTML page answered with 200 for unknown GET

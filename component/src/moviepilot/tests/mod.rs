@@ -1,5 +1,5 @@
 //! Handler tests for the MoviePilot backend: a scripted MoviePilot (JSON-RPC by body) on
-//! [`FakeUpstream`], one test per rule of issue 5.
+//! [`FakeUpstream`], one test per rule of the backend.
 
 mod calls;
 mod listing;

@@ -1,4 +1,4 @@
-//! The artwork view of `read_library` → `artwork_page` (ledger §3.10, quirk A12).
+//! The artwork view of `read_library` → `artwork_page` (Ombi behaviours it works around: docs/ombi-behaviours.md#banner-artwork).
 //!
 //! Every image route answers one string (or `{image}` for albums). Only validated URIs leave:
 //! `https` on an allowlisted image host, no user info, port, query or fragment, and a raster

@@ -1,4 +1,4 @@
-//! `read_integration` → `reference_page` or `user_page` (ledger §3.12).
+//! `read_integration` → `reference_page` or `user_page`.
 //!
 //! Only the GET routes: the POST variants make the caller send *arr credentials. Each
 //! service/resource pair has one adapter for its response type. Disabled integrations answer

@@ -1,10 +1,10 @@
-//! `read_library` → `media_page`, `calendar_page` or `artwork_page` (ledger §3.10).
+//! `read_library` → `media_page`, `calendar_page` or `artwork_page`.
 //!
 //! Recently added rows come from the media servers' content tables: their `id` is a local row
 //! id and is never emitted; identifiers come from `theMovieDbId`/`tvDbId`/`imdbId`. The feed
 //! is capped at 30 rows, so a full feed has no known total. The calendar is a fixed window
 //! around now in server-local time: dates are returned as calendar dates, with no time zone
-//! invented; TV rows carry the episode title only (quirk A11). Artwork is in [`super::artwork`].
+//! invented; TV rows carry the episode title only (docs/ombi-behaviours.md#calendar-tv-rows). Artwork is in [`super::artwork`].
 
 use super::artwork;
 use super::common::{self, array};

@@ -1,4 +1,4 @@
-//! Sanitizing Ombi log lines for `read_logs` (ledger §3.14, contract `logs`): values that look
+//! Sanitizing Ombi log lines for `read_logs`: values that look
 //! like credentials are redacted (`api_key=` query values logged by the TMDB client, `ApiKey:`
 //! headers, bearer tokens, passwords in connection strings, user info in URLs, long opaque
 //! tokens, e-mail addresses), control characters go, and each line is bounded.

@@ -1,4 +1,4 @@
-//! `read_logs` → `logs` (ledger §3.14).
+//! `read_logs` → `logs`.
 //!
 //! `files` lists Ombi's log files whose names pass the vetting pattern (Serilog's daily
 //! `log{yyyyMMdd}.txt`); the name is the opaque `file_id`. `read` fetches one file through

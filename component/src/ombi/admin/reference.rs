@@ -1,4 +1,4 @@
-//! `read_reference` → `reference_page` (ledger §3.4).
+//! `read_reference` → `reference_page`.
 //!
 //! One verified adapter per `kind`: each knows its route's response type and maps it to
 //! `{id, name, value}` with `value` native-typed (the integer id, the ISO code, the boolean).

@@ -1,4 +1,4 @@
-//! The local enum tables of `read_reference` (ledger §4): Ombi's own enum names and numeric
+//! The local enum tables of `read_reference`: Ombi's own enum names and numeric
 //! codes, read from its source, so agents can decode `*_code` fields. No upstream call.
 
 /// One local table: its `kind`, the `category` its records carry, and `(code, upstream name)`.
@@ -13,13 +13,13 @@ pub struct Table {
 
 /// Every local table, in the order of the `kind` enum.
 pub static TABLES: &[Table] = &[
-    // §4.1: upstream 0 is TV, not movie.
+    // Upstream 0 is TV, not movie.
     Table {
         kind: "request_types",
         category: "request_type",
         rows: &[(0, "TvShow"), (1, "Movie"), (2, "Album")],
     },
-    // §4.2: code 3 is upstream `Deleted` (the contract's issue label set has no such label).
+    // Code 3 is upstream `Deleted` (the contract's issue label set has no such label).
     Table {
         kind: "issue_statuses",
         category: "issue_status",

@@ -1,7 +1,7 @@
-//! `read_server` → `metrics` or `reference_page` (ledger §3.11).
+//! `read_server` → `metrics` or `reference_page`.
 //!
 //! Named instance-wide scalars from allowlisted fields of each route's response type. Routes
-//! with side effects are never called (ledger §1.7): the update view reads Ombi's cached flag
+//! with side effects are never called: the update view reads Ombi's cached flag
 //! (`/api/v1/Job/updateCached`), never `/api/v1/Update` or `/api/v1/Job/update`; the media
 //! server view is not offered because `/api/v1/LandingPage` live-probes every media server.
 

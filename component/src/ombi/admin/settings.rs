@@ -1,4 +1,4 @@
-//! `read_settings` → `settings` (ledger §3.13).
+//! `read_settings` → `settings`.
 //!
 //! Only allowlisted, non-secret fields leave the adapter: the writable leaves of
 //! [`settings_revision`] plus a few display-only ones (arrays, computed flags, the *arr

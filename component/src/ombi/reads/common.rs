@@ -1,5 +1,5 @@
 //! Shared pieces of the request/people read tools: paging argument schemas, a record builder
-//! that keeps absent values absent, and the upstream enum tables of ledger §4.
+//! that keeps absent values absent, and the upstream enum tables.
 //!
 //! Enum rule (contract "Reference/metric names"): an upstream code without a verified label
 //! keeps its `*_code` where the shared schema admits the value, loses the label, and is
@@ -66,7 +66,7 @@ impl Rec {
         self
     }
 
-    /// Sets a date string unless it is DateTime.MinValue (`0001-01-01…`, ledger §1.4).
+    /// Sets a date string unless it is DateTime.MinValue (`0001-01-01…`).
     pub fn date(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
         if let Some(d) = v.and_then(Value::as_str).and_then(real_date) {
             self.0.insert(key.into(), json!(d));
@@ -91,7 +91,7 @@ pub fn real_date(s: &str) -> Option<&str> {
     (!s.is_empty() && !s.starts_with("0001-01-01")).then_some(s)
 }
 
-/// Request type label of a RequestType code (ledger §4.1: tv=0, movie=1, album=2).
+/// Request type label of a RequestType code (tv=0, movie=1, album=2).
 pub fn request_type_label(code: i64) -> Option<&'static str> {
     match code {
         0 => Some("tv"),

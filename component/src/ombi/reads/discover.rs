@@ -1,10 +1,10 @@
-//! `read_discover` → `media_page` (ledger §3.2).
+//! `read_discover` → `media_page`.
 //!
 //! Browse lists from Ombi's v2 discovery routes. Upstream arrays are decoded row by row with
 //! `seasonRequests` skipped while parsing (Ombi may hydrate whole episode trees into browse
-//! items, Q8), so those trees are never built. v2 TV browse ids are TMDB (`seriesId` is not a
-//! TVMaze id, Q2). The `requested` category falls back to the bounded recently-requested feed
-//! (Q7): its pages are marked truncated, with no total or continuation.
+//! items), so those trees are never built. v2 TV browse ids are TMDB (`seriesId` is not a
+//! TVMaze id). The `requested` category falls back to the bounded recently-requested feed:
+//! its pages are marked truncated, with no total or continuation.
 
 use super::common::{limit_schema, offset_schema};
 use super::request_items::ParentIndex;
@@ -184,7 +184,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         .map(|r| project(r, tv))
         .collect();
     let n = items.len();
-    // TV discovery pages in steps of 10 over TMDB pages of 20 (A2): beyond the first page items
+    // TV discovery pages in steps of 10 over TMDB pages of 20 (docs/ombi-behaviours.md#tv-discover-pages-by-ten): beyond the first page items
     // may repeat or be skipped, so a continuation is offered only from offset 0.
     let next = if n == window.limit && (!tv || window.offset == 0) {
         Some(window.offset + n)
@@ -227,7 +227,7 @@ fn project(row: &Value, tv: bool) -> Value {
 
 /// v2 TV browse item (`SearchTvShowViewModel` mapped from TMDB): `id` and, when set,
 /// `theMovieDbId` are TMDB; `seriesId` is 0 or TMDB and never TVMaze; `requestId` is the TV
-/// parent request; `rating` is a culture-formatted string and is dropped (A21).
+/// parent request; `rating` is a culture-formatted string and is dropped (docs/ombi-behaviours.md#culture-formatted-numbers).
 fn project_tv(row: &Value) -> MediaItem {
     let mut m = MediaItem::new("tv");
     m.ids
@@ -245,7 +245,7 @@ fn project_tv(row: &Value) -> MediaItem {
     m
 }
 
-/// The `requested` category: Ombi's own paged route ignores the offset in its cache key (Q7),
+/// The `requested` category: Ombi's own paged route ignores the offset in its cache key,
 /// so the bounded recently-requested feed is used instead.
 fn requested(ombi: &Ombi<'_>, tv: bool, window: Window) -> Result<Reply, ToolError> {
     let feed = super::common::array(
@@ -278,7 +278,7 @@ fn requested(ombi: &Ombi<'_>, tv: bool, window: Window) -> Result<Reply, ToolErr
             m.text("title", r.get("title")).text("overview", r.get("overview")).year_from(r.get("releaseDate")).flag("available", r.get("available"));
             let id = positive_id(r.get("requestId"));
             let t = if tv {
-                // TV rows carry a child request id (Q11); the parent comes from the scan.
+                // TV rows carry a child request id; the parent comes from the scan.
                 let media_id = r.get("mediaId").and_then(crate::ombi::ids::id_text);
                 match (id, index.as_ref().and_then(|i| id.and_then(|c| i.resolve(c, media_id.as_deref())))) {
                     (_, Some(parent)) => target(TargetKind::TvParent, Some(parent)),

@@ -1,8 +1,8 @@
-//! `read_issues` → `issue_page`, `comment_page`, `group_page`, `metrics` (ledger §3.7).
+//! `read_issues` → `issue_page`, `comment_page`, `group_page`, `metrics`.
 //!
 //! Issues keep their ids, texts, codes and dates; the reporter is its id only (the embedded
 //! `userReported` graph and the comments never leave the adapter). The wire's `resovledDate`
-//! (sic, Q13) becomes `resolved_date`. v2 summaries are provider groups (Q14): Ombi pages them in
+//! (sic) becomes `resolved_date`. v2 summaries are provider groups: Ombi pages them in
 //! issues, not groups, so the adapter reads one bounded upstream slice, merges groups split by
 //! that paging, and windows groups locally.
 
@@ -76,7 +76,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 "Ombi applies no ordering to this list, so pages may overlap or skip issues"
                     .to_owned(),
             );
-            // The v1 route takes `take` before `skip` (A23).
+            // The v1 route takes `take` before `skip` (docs/ombi-behaviours.md#route-argument-orders).
             let path = format!(
                 "/api/v1/Issues/{}/{}/{status_code}",
                 window.limit, window.offset
@@ -180,8 +180,8 @@ fn local_page(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value 
     json!({"kind": kind, "items": items, "page": page})
 }
 
-/// `Issues` → contract `issue`. Status 3 is upstream `Deleted`, which has no contract label
-/// (ledger §4.2): it keeps `status_code` only, with a warning.
+/// `Issues` → contract `issue`. Status 3 is upstream `Deleted`, which has no contract label:
+/// it keeps `status_code` only, with a warning.
 pub(crate) fn project_issue(row: &Value, warnings: &mut Vec<String>) -> Option<Value> {
     let mut r = Rec::new();
     r.id("id", row.get("id"));
@@ -220,7 +220,7 @@ pub(crate) fn project_issue(row: &Value, warnings: &mut Vec<String>) -> Option<V
 }
 
 /// `IssueCommentChatViewModel` carries a display `username`, no user id, so `author_id` is
-/// left out (ledger §7.2 item 5); rows without text are left out.
+/// left out; rows without text are left out.
 fn project_comments(rows: &[Value], issue_id: i64, warnings: &mut Vec<String>) -> Vec<Value> {
     let mut out = Vec::new();
     for row in rows {

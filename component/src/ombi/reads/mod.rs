@@ -1,5 +1,5 @@
 //! Read tools for requests and people: read_discover, read_requests, read_request_stats,
-//! read_issues, read_votes, read_users (ledger §3.2, §3.5–§3.9). One file per tool; shared
+//! read_issues, read_votes, read_users. One file per tool; shared
 //! record building and enum tables live in [`common`].
 
 mod common;

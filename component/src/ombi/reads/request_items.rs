@@ -1,8 +1,8 @@
 //! Request projections shared by `read_requests` and `read_discover` (contract `request_page`
-//! rules, ledger §3.5).
+//! rules).
 //!
-//! Targets come from Ombi's request ids, never from provider ids (Q9, Q11). Standard and 4K
-//! state are reported separately and no combined status is given when they disagree (Q25).
+//! Targets come from Ombi's request ids, never from provider ids. Standard and 4K
+//! state are reported separately and no combined status is given when they disagree.
 //! The embedded `requestedUser` graph (tokens, e-mail, push ids) is never read.
 
 use super::common::{Rec, real_date};
@@ -79,7 +79,7 @@ fn common_tail(r: &mut Rec, row: &Value, subscribable: bool) {
     r.text("requested_user_id", row.get("requestedUserId"))
         .flag("can_approve", row.get("canApprove"));
     // `subscribed` means something only where Ombi offers subscribing; TV child values are
-    // computed against the wrong key upstream (A9), so TV never reports it.
+    // computed against the wrong key upstream (docs/ombi-behaviours.md#tv-subscribed-wrong-key), so TV never reports it.
     if subscribable && row.get("showSubscribe").and_then(Value::as_bool) == Some(true) {
         r.flag("subscribed", row.get("subscribed"));
     }
@@ -188,7 +188,7 @@ pub fn seasons(v: Option<&Value>) -> Vec<Value> {
         .collect()
 }
 
-/// TV parents seen by the bounded v1 parent scan (Q12).
+/// TV parents seen by the bounded v1 parent scan.
 #[derive(Debug, Default)]
 pub struct ParentIndex {
     parents: Vec<ScannedParent>,
@@ -212,7 +212,8 @@ const SCAN_PAGES: usize = 5;
 
 impl ParentIndex {
     /// Reads `GET /api/v1/Request/tvlite/{count}/{position}/2/0/0` pages (newest first; the
-    /// v1 TV list ignores its filter segments, A1) until a short page or [`SCAN_PAGES`].
+    /// v1 TV list ignores its filter segments, see
+    /// docs/ombi-behaviours.md#v1-tv-list-ignores-filters) until a short page or [`SCAN_PAGES`].
     ///
     /// # Errors
     /// The first failing page's error.
@@ -270,7 +271,7 @@ impl ParentIndex {
 }
 
 /// A `RecentlyRequestedModel` row → `request`. On TV rows `requestId` is a *child* id and
-/// `mediaId` the show's TMDB id (Q11): the target is the parent found through `index`, or, when
+/// `mediaId` the show's TMDB id: the target is the parent found through `index`, or, when
 /// none is found, the child itself with a warning. `mediaId` is never used as a target.
 pub fn recent(
     row: &Value,

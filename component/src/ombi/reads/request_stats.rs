@@ -1,9 +1,9 @@
-//! `read_request_stats` → `metrics` (ledger §3.6).
+//! `read_request_stats` → `metrics`.
 //!
 //! Named scalars with an explicit scope: `summary` (instance: the seven totals of
 //! `UserStatsSummary`, never the embedded user graphs), `counts` (instance: pending, approved,
 //! available, denied) and `quota` (principal or selected user: has_limit, limit, remaining,
-//! next_request). `hasLimit: false` comes with placeholder zeros upstream (Q15), so then only
+//! next_request). `hasLimit: false` comes with placeholder zeros upstream, so then only
 //! `has_limit` is reported.
 
 use super::common::{metric, object};
@@ -148,7 +148,7 @@ fn before(a: &str, b: &str) -> bool {
     norm(a) < norm(b)
 }
 
-/// The stats engine throws when the window has no movie requests or no TV children (A26).
+/// The stats engine throws when the window has no movie requests or no TV children (docs/ombi-behaviours.md#stats-need-both-media).
 fn explain_empty_window(e: ToolError) -> ToolError {
     if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) {
         let mut e2 = ToolError::new(
@@ -165,7 +165,7 @@ fn explain_empty_window(e: ToolError) -> ToolError {
 }
 
 /// The seven totals of `UserStatsSummary`; the two `mostRequestedUser*` graphs never leave the
-/// adapter. Known upstream bugs (Q17) make three totals untrustworthy: they are reported as
+/// adapter. Known upstream bugs make three totals untrustworthy: they are reported as
 /// `null` with a warning rather than as a wrong number.
 fn project_summary(stats: &Map<String, Value>, warnings: &mut Vec<String>) -> Vec<Value> {
     let n = |k: &str| {

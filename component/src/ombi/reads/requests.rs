@@ -1,8 +1,8 @@
-//! `read_requests` → `request_page`, `retry_page` (ledger §3.5).
+//! `read_requests` → `request_page`, `retry_page`.
 //!
 //! Lists come from the v2 paged routes (TV items are children); detail and children from v1;
 //! `recent` from the bounded recently-requested feed with TV parents resolved by a bounded v1
-//! parent scan; `retry_queue` from the retry queue, whose `queue_id` is not a request id (Q21).
+//! parent scan; `retry_queue` from the retry queue, whose `queue_id` is not a request id.
 
 use super::common::{self, Rec, array, limit_schema, object, offset_schema};
 use super::request_items::{self as items, ParentIndex};
@@ -201,7 +201,7 @@ fn list(
         ));
     }
     let page = if media == "tv" {
-        // Ombi counts every child in `total` but returns one child per show (Q10).
+        // Ombi counts every child in `total` but returns one child per show.
         w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
         let full = consumed == window.limit;
         json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null,

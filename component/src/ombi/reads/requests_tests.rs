@@ -129,7 +129,7 @@ fn four_k_state_is_separate_and_disagreement_gives_no_combined_status() {
 
 #[test]
 fn recent_tv_rows_resolve_parent_by_child_id_before_provider_id() {
-    // Child 1396 belongs to parent 7, while parent 9 has TMDB id 1396 (Q11: a v2 child PK can
+    // Child 1396 belongs to parent 7, while parent 9 has TMDB id 1396 (a v2 child PK can
     // equal the show's TMDB id). The child-id match must win.
     let parents = json!([
         {"id": 9, "externalProviderId": 1396, "tvDbId": 0, "childRequests": [{"id": 40}]},

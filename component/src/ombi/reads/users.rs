@@ -1,8 +1,8 @@
-//! `read_users` → `user_page`, `reference_page` (ledger §3.9).
+//! `read_users` → `user_page`, `reference_page`.
 //!
 //! Users carry only id, user name/alias, language, streaming country and online state; e-mail,
 //! claims, quotas and tokens never leave the adapter. Notification preferences say which agents
-//! have a recipient configured, never the recipient (`value` is a chat id or user key, Q18).
+//! have a recipient configured, never the recipient (`value` is a chat id or user key).
 
 use super::common::{Rec, array, limit_schema, object, offset_schema};
 use crate::contract::{ErrorCode, Reply, ToolError};
@@ -47,7 +47,7 @@ fn input_schema() -> Value {
     })
 }
 
-/// NotificationAgent labels (ledger §4.5).
+/// NotificationAgent labels.
 const AGENTS: [&str; 12] = [
     "Email",
     "Discord",
@@ -141,7 +141,7 @@ fn project_user(row: &Value) -> Option<Value> {
 }
 
 /// Rows with a non-empty `value` are the agents the user set up (`enabled` is never stored
-/// upstream, Q18); the value itself is a delivery address and is never emitted.
+/// upstream); the value itself is a delivery address and is never emitted.
 fn project_preferences(rows: &[Value], warnings: &mut Vec<String>) -> Vec<Value> {
     let mut out = Vec::new();
     for row in rows {

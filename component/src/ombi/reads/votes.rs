@@ -1,8 +1,8 @@
-//! `read_votes` → `vote_page` (ledger §3.8).
+//! `read_votes` → `vote_page`.
 //!
 //! `overview` lists pending requests with their complete up/down tallies; `by_request` lists the
 //! individual votes of one request. The caller's own vote (`myVote`) is never reported: Ombi
-//! defaults it to Downvote when nobody voted (A8), so it is no evidence of identity.
+//! defaults it to Downvote when nobody voted (docs/ombi-behaviours.md#votes), so it is no evidence of identity.
 
 use super::common::{self, array, limit_schema, offset_schema};
 use crate::contract::{Reply, ToolError};
@@ -46,7 +46,7 @@ fn input_schema() -> Value {
     })
 }
 
-/// Media label ↔ RequestType code (ledger §4.1).
+/// Media label ↔ RequestType code.
 fn media_code(media: &str) -> i64 {
     match media {
         "tv" => 0,
@@ -62,7 +62,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let votes: Vec<Value> = if args.str("view") == Some("by_request") {
         let media = args.str("media").unwrap_or("movie");
         let id = args.int("request_id").unwrap_or(0);
-        // GET uses `music` while the vote writes use `album` (A23).
+        // GET uses `music` while the vote writes use `album` (docs/ombi-behaviours.md#route-argument-orders).
         let segment = match media {
             "album" => "music",
             m => m,
@@ -105,7 +105,7 @@ fn media_of(r: &mut common::Rec, code: Option<&Value>, warnings: &mut Vec<String
 }
 
 /// `Votes` rows → `{request_id, media, user_id, vote_code}`. Ombi's lookup ignores the media
-/// type (A8), so rows of another media are left out; deleted votes no longer count and are left
+/// type (docs/ombi-behaviours.md#votes), so rows of another media are left out; deleted votes no longer count and are left
 /// out too. Both are said in a warning.
 fn project_votes(rows: &[Value], media: &str, warnings: &mut Vec<String>) -> Vec<Value> {
     let want = media_code(media);

@@ -1,4 +1,4 @@
-//! Argument schemas and route pieces shared by the request-addressing writes (ledger §3.15).
+//! Argument schemas and route pieces shared by the request-addressing writes.
 
 use crate::ombi::ids::TargetKind;
 use serde_json::{Value, json};

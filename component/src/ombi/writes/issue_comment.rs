@@ -1,4 +1,4 @@
-//! `write_issue_comment` → `mutation` (ledger §3.15 write_issue_comment, §5.2 A18).
+//! `write_issue_comment` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#comments-need-a-user).
 //!
 //! Add: `POST /api/v1/Issues/comments {comment, issueId}` → `IssueComments` (its `id` is the
 //! new comment id; the `issues`/`user` graphs are dropped); 204 means no such issue. Ombi looks

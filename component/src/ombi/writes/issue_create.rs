@@ -1,4 +1,4 @@
-//! `write_issue_create` → `mutation` (ledger §3.15 write_issue_create, §4.1).
+//! `write_issue_create` → `mutation`.
 //!
 //! `POST /api/v1/Issues` `Issues {title, requestType, providerId, requestId, subject,
 //! description, issueCategoryId}` → a bare `int`, the new issue id. `status` is never sent
@@ -32,7 +32,7 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    // RequestType (ledger §4.1): tv = 0, movie = 1, album = 2.
+    // RequestType: tv = 0, movie = 1, album = 2.
     let request_type = match args.str("request_type") {
         Some("tv") => 0,
         Some("album") => 2,

@@ -1,4 +1,4 @@
-//! `write_issue_delete` → `mutation` (ledger §3.15 write_issue_delete).
+//! `write_issue_delete` → `mutation`.
 //!
 //! `DELETE /api/v1/Issues/{id}` (PowerUser) → `bool`: hard-deletes the issue and its comments
 //! and notifies; `false` means no such issue.

@@ -1,4 +1,4 @@
-//! `write_issue_status` → `mutation` (ledger §3.15 write_issue_status, §4.2, A19).
+//! `write_issue_status` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#issue-status-no-role-check).
 //!
 //! `POST /api/v1/Issues/status {issueId, status}` → `bool`; `false` means no such issue.
 //! `deleted` (3) is left to write_issue_delete.
@@ -27,7 +27,7 @@ pub fn input_schema() -> Value {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let id = args.int("issue_id").unwrap_or(0);
-    // IssueStatus (ledger §4.2): 0 Pending, 1 InProgress, 2 Resolved.
+    // IssueStatus: 0 Pending, 1 InProgress, 2 Resolved.
     let status = match args.str("status") {
         Some("in_progress") => 1,
         Some("resolved") => 2,

@@ -1,4 +1,4 @@
-//! The write tools, all returning the `mutation` family (ledger §3.15).
+//! The write tools, all returning the `mutation` family.
 //!
 //! Every write: no automatic retry once the body was sent; a lost answer or a 500 is
 //! `UNKNOWN_OUTCOME` and the catalogue adds a warning naming `reconcile_with`; results are
@@ -207,7 +207,7 @@ mod tests {
     use serde_json::Value;
 
     #[test]
-    fn all_seventeen_writes_in_ledger_order_with_reconcile_reads_and_write_annotations() {
+    fn all_seventeen_writes_in_catalogue_order_with_reconcile_reads_and_write_annotations() {
         let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
         assert_eq!(
             names,

@@ -1,5 +1,5 @@
-//! `write_notification_preferences` → `mutation` (ledger §3.15 write_notification_preferences,
-//! §4.5, §5.2 A14/A27).
+//! `write_notification_preferences` → `mutation` (docs/ombi-behaviours.md#anonymous-routes,
+//! #notification-preferences-enabled-ignored).
 //!
 //! `POST /api/v1/Identity/NotificationPreferences [{agent, userId, value, enabled}]` → `true`,
 //! 404 for an unknown user, 401 when the acting identity may not edit that user. One item per
@@ -14,7 +14,7 @@ use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// Agents a user may set, with their NotificationAgent codes (ledger §4.5).
+/// Agents a user may set, with their NotificationAgent codes.
 const AGENTS: [(&str, i64); 9] = [
     ("discord", 1),
     ("pushbullet", 2),
@@ -53,7 +53,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         .map(|(_, c)| *c)
         .unwrap_or(1);
     let value = args.str("value").unwrap_or_default();
-    // Ombi ignores `enabled` and keys enablement off a non-empty value (ledger Q18).
+    // Ombi ignores `enabled` and keys enablement off a non-empty value.
     let body =
         json!([{"agent": code, "userId": user, "value": value, "enabled": !value.is_empty()}]);
     let mut warnings = vec![

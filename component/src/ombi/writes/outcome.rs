@@ -1,4 +1,4 @@
-//! How every write reads Ombi's answer into a `mutation` (ledger §1.6, §3.15, §4.4).
+//! How every write reads Ombi's answer into a `mutation`.
 //!
 //! One place interprets the endpoint-specific result shapes: `RequestEngineResult`,
 //! `VoteEngineResult`, bare `bool`s and bodiless 200/204. The rules: a success needs Ombi to say
@@ -174,7 +174,7 @@ pub fn no_user_warning(ombi: &Ombi<'_>) -> Option<String> {
         .then(|| NO_USER_WARNING.to_owned())
 }
 
-/// Ombi's `ErrorCode` names in ordinal order (ledger §4.4).
+/// Ombi's `ErrorCode` names in ordinal order.
 pub const ERROR_CODE_NAMES: [&str; 12] = [
     "AlreadyRequested",
     "EpisodesAlreadyRequested",
@@ -248,7 +248,7 @@ impl EngineResult {
         self.result && !self.is_error
     }
 
-    /// The ordinal of `errorCode` (ledger §4.4), when it is a known name.
+    /// The ordinal of `errorCode`, when it is a known name.
     pub fn error_ordinal(&self) -> Option<i64> {
         let name = self.error_code.as_deref()?;
         ERROR_CODE_NAMES
@@ -280,7 +280,7 @@ impl EngineResult {
         }
     }
 
-    /// The contract error for a failed result (ledger §1.6 mapping).
+    /// The contract error for a failed result.
     pub fn error(&self) -> ToolError {
         let code = match self.error_code.as_deref().unwrap_or("") {
             "AlreadyRequested" | "EpisodesAlreadyRequested" => ErrorCode::Conflict,
@@ -323,7 +323,7 @@ impl EngineResult {
     /// `rejected` failure carrying the mapped error.
     pub fn reply(&self, success: Mutation) -> Reply {
         if self.succeeded() {
-            // Success messages are not evidence (movie deny says "deleted", ledger §5.2 A7):
+            // Success messages are not evidence (movie deny says "deleted"):
             // only the flags are passed on.
             let m = success
                 .set("upstream_result", json!(self.result))

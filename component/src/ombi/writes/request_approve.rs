@@ -1,4 +1,4 @@
-//! `write_request_approve` → `mutation` (ledger §3.15 write_request_approve, §5.2 A7).
+//! `write_request_approve` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#success-messages-are-not-evidence).
 //!
 //! `POST /api/v1/Request/{movie|tv}/approve`, `/api/v1/request/music/approve` →
 //! `RequestEngineResult`. Ombi saves a movie approval before sending it to Radarr, so a failed

@@ -1,4 +1,4 @@
-//! `write_request_availability` → `mutation` (ledger §3.15 write_request_availability).
+//! `write_request_availability` → `mutation`.
 //!
 //! `POST /api/v1/Request/{movie|tv}/{available|unavailable}`, `/api/v1/request/music/...` →
 //! `RequestEngineResult`. TV marks every episode of the child; marking available notifies.

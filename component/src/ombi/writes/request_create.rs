@@ -1,4 +1,5 @@
-//! `write_request_create` → `mutation` (ledger §3.15 write_request_create, §5.2 A6/A32/A33).
+//! `write_request_create` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#collection-requests-always-succeed, #bare-key-auto-approves,
+//! #4k-request-without-feature).
 //!
 //! Routes: movie `POST /api/v1/Request/movie`, TV `POST /api/v2/Requests/tv` (TMDB-keyed),
 //! album `POST /api/v1/request/music`, collection `POST /api/v2/Requests/movie/collection/{id}`;
@@ -74,7 +75,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "movie" => {
             let want_4k = args.bool("is_4k").unwrap_or(false);
             // Ombi stamps a 4K request date even with 4K switched off and then leaves an
-            // orphaned, never-processed request (ledger §5.2 A33): ask whether 4K is on first.
+            // orphaned, never-processed request: ask whether 4K is on first.
             let send_4k = want_4k && movie_4k_enabled(&ombi)?;
             if want_4k && !send_4k {
                 warnings.push("Ombi's Movie4KRequests feature is off, so is_4k was not sent: this is a standard-quality request".to_owned());
@@ -116,7 +117,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     {
         // Ombi saves an auto-approved request before sending it to Radarr/Sonarr/Lidarr and
         // reports a failed send as `result: false` with only a message, the same shape as
-        // failures that saved nothing (ledger §3.15): whether a request now exists is unknown.
+        // failures that saved nothing: whether a request now exists is unknown.
         failure_with(
             unknown(
                 "Ombi reported a failure, but it reports a request that was saved and then could not be sent to Radarr/Sonarr/Lidarr the same way",
@@ -141,7 +142,7 @@ fn is_permission(er: &EngineResult) -> bool {
 }
 
 /// `result: true` is all Ombi ever answers for a collection, even when every movie failed, and
-/// its `requestId` names one movie at most (ledger §5.2 A6): never claim completion or an id.
+/// its `requestId` names one movie at most: never claim completion or an id.
 fn collection_reply(er: &EngineResult) -> Reply {
     if !er.succeeded() {
         return er.reply(Mutation::new(Outcome::Rejected));

@@ -1,4 +1,4 @@
-//! Handler tests for `write_request_create`: one per outcome rule (ledger §1.6, §3.15).
+//! Handler tests for `write_request_create`: one per outcome rule.
 
 use crate::testing::{FakeUpstream, call, call_as, json_response};
 use crate::upstream::{HttpResponse, Method, UpstreamError};

@@ -1,4 +1,4 @@
-//! `write_request_delete` → `mutation` (ledger §3.15 write_request_delete, §5.2 A25).
+//! `write_request_delete` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#tv-child-delete-removes-parent).
 //!
 //! movie `DELETE /api/v1/Request/movie/{id}`, tv_child `DELETE /api/v1/Request/tv/child/{id}`,
 //! album `DELETE /api/v1/request/music/{id}` → `RequestEngineResult`; tv_parent

@@ -1,4 +1,4 @@
-//! `write_request_deny` → `mutation` (ledger §3.15 write_request_deny, §5.2 A7).
+//! `write_request_deny` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#success-messages-are-not-evidence).
 //!
 //! `PUT /api/v1/Request/{movie|tv}/deny`, `/api/v1/request/music/deny` `{id, reason[, is4K]}` →
 //! `RequestEngineResult`. The movie success message says "deleted": messages are ignored.

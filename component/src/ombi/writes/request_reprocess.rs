@@ -1,4 +1,4 @@
-//! `write_request_reprocess` → `mutation` (ledger §3.15 write_request_reprocess).
+//! `write_request_reprocess` → `mutation`.
 //!
 //! `POST /api/v2/Requests/reprocess/{type}/{requestId}/{is4K}` (type 1 movie, 0 TV) →
 //! `RequestEngineResult`. Ombi re-sends only approved requests and answers `result: true`
@@ -31,7 +31,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let media = args.str("media").unwrap_or("movie");
     let id = args.int("request_id").unwrap_or(0);
-    // RequestType (ledger §4.1): tv = 0, movie = 1.
+    // RequestType: tv = 0, movie = 1.
     let kind = if media == "tv" { 0 } else { 1 };
     let is_4k = media == "movie" && args.bool("is_4k").unwrap_or(false);
     let path = format!("/api/v2/Requests/reprocess/{kind}/{id}/{is_4k}");

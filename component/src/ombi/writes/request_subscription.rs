@@ -1,4 +1,4 @@
-//! `write_request_subscription` → `mutation` (ledger §3.15 write_request_subscription, A9).
+//! `write_request_subscription` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#tv-subscribed-wrong-key).
 //!
 //! `POST /api/v1/Request/{movie|tv}/{subscribe|unsubscribe}/{requestId}` → `bool`, always
 //! `true`, with no existence check: the outcome is `accepted`, never a claimed state change.

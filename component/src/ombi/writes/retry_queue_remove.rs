@@ -1,4 +1,4 @@
-//! `write_retry_queue_remove` → `mutation` (ledger §3.15 write_retry_queue_remove, Q21).
+//! `write_retry_queue_remove` → `mutation`.
 //!
 //! `DELETE /api/v1/RequestRetry/{queueId}` (Admin) → `true`. The id is the retry queue row
 //! (`failedId`), never a request id; an unknown id makes Ombi fail with 500 (UNKNOWN_OUTCOME).

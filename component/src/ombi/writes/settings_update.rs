@@ -1,4 +1,4 @@
-//! `write_settings_update` → `mutation` (ledger §3.13, §3.15 write_settings_update, §5.2 A15).
+//! `write_settings_update` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#partial-settings-post-wipes-fields).
 //!
 //! Settings POSTs replace the whole section, and an `ombi` section posted without its `apiKey`
 //! breaks every API call until Ombi restarts. So: read the full section, refuse with CONFLICT

@@ -1,4 +1,4 @@
-//! Handler tests for `write_settings_update` (ledger §3.15, §5.2 A15).
+//! Handler tests for `write_settings_update`.
 
 use crate::ombi::settings_revision::revision;
 use crate::testing::{FakeUpstream, call, fixture, json_response};

@@ -1,4 +1,4 @@
-//! `write_tester_run` → `mutation` (ledger §3.15 write_tester_run).
+//! `write_tester_run` → `mutation`.
 //!
 //! Reads the saved settings of the target (they hold credentials, so the caller never supplies
 //! or sees them) and posts them unchanged to `POST /api/v1/Tester/{target}`. Notification and

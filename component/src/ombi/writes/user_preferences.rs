@@ -1,4 +1,4 @@
-//! `write_user_preferences` → `mutation` (ledger §3.15 write_user_preferences, Q26).
+//! `write_user_preferences` → `mutation`.
 //!
 //! `POST /api/v1/Identity/language {lang}` and `POST /api/v1/Identity/streamingcountry {code}`,
 //! each an empty 200: completed by status alone. Both act on the principal only, so with the

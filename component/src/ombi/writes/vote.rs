@@ -1,4 +1,4 @@
-//! `write_vote` → `mutation` (ledger §3.15 write_vote, §5.2 A8).
+//! `write_vote` → `mutation` (Ombi behaviours it works around: docs/ombi-behaviours.md#votes).
 //!
 //! `POST /api/v1/Vote/{up|down}/{movie|tv|album}/{requestId}` → `VoteEngineResult`. With voting
 //! switched off Ombi answers `result: true` and records nothing, so `voteenabled` is read
