@@ -49,43 +49,4 @@ impl Config {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn cfg(pairs: &[(&str, &str)]) -> Config {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Config::from_lookup(|k| map.get(k).cloned())
-    }
-
-    #[test]
-    fn no_url_means_no_ombi() {
-        assert_eq!(cfg(&[]).ombi, None);
-        assert_eq!(cfg(&[("OMBI_URL", "  ")]).ombi, None);
-    }
-
-    #[test]
-    fn base_path_is_kept_and_slash_trimmed() {
-        let c = cfg(&[
-            ("OMBI_URL", "https://media.example/ombi/"),
-            ("OMBI_USER", "alice"),
-        ]);
-        let o = c.ombi.unwrap();
-        assert_eq!(
-            o.base_url.join("/api/v1/Status"),
-            "https://media.example/ombi/api/v1/Status"
-        );
-        assert_eq!(o.default_user.as_deref(), Some("alice"));
-    }
-
-    #[test]
-    fn credentials_in_the_url_are_refused() {
-        let c = cfg(&[("OMBI_URL", "http://user:pw@host:5000")]);
-        assert_eq!(c.ombi, None);
-        assert!(c.problems[0].contains("OMBI_URL"));
-        assert!(!c.problems[0].contains("pw"));
-    }
-}
+mod tests;

@@ -245,44 +245,4 @@ fn strip_tags(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stack_traces_and_connection_strings_are_removed() {
-        let raw = "Cannot open database. Server=db;User Id=sa;Password=hunter2;\n   at Ombi.Store.Context.OmbiContext..ctor()\n   at X.Y()";
-        let s = sanitize(raw);
-        assert!(!s.contains("hunter2"), "{s}");
-        assert!(!s.contains("Ombi.Store"), "{s}");
-        assert!(s.starts_with("Cannot open database."), "{s}");
-    }
-
-    #[test]
-    fn html_is_reduced_to_text_and_bounded() {
-        let page = format!(
-            "<html><body><h1>Oops</h1>{}</body></html>",
-            "x ".repeat(400)
-        );
-        let s = sanitize(&page);
-        assert!(!s.contains('<'));
-        assert!(s.chars().count() <= MAX_MESSAGE_CHARS + 1);
-    }
-
-    #[test]
-    fn credential_urls_and_tokens_are_redacted() {
-        let s = sanitize(
-            "failed to reach http://admin:pw@sonarr:8989/api with key 0123456789abcdef0123456789abcdef",
-        );
-        assert!(!s.contains("admin:pw"), "{s}");
-        assert!(!s.contains("0123456789abcdef0123456789abcdef"), "{s}");
-    }
-
-    #[test]
-    fn error_json_has_only_contract_fields() {
-        let e = ToolError::invalid_argument("query", "must not be empty").with_status(400);
-        assert_eq!(
-            e.to_json(),
-            json!({"code":"INVALID_ARGUMENT","message":"must not be empty","retryable":false,"http_status":400,"field":"query"})
-        );
-    }
-}
+mod tests;

@@ -177,40 +177,4 @@ pub fn safe_artwork_uri(v: Option<&Value>) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn min_value_dates_are_absent() {
-        assert_eq!(year_of("0001-01-01T00:00:00Z"), None);
-        assert_eq!(year_of("1999-03-30T00:00:00Z"), Some(1999));
-    }
-
-    #[test]
-    fn artwork_uris_are_validated() {
-        assert_eq!(
-            safe_artwork_uri(Some(&json!("/f89.jpg"))).as_deref(),
-            Some("https://image.tmdb.org/t/p/original/f89.jpg")
-        );
-        assert_eq!(
-            safe_artwork_uri(Some(&json!("https://static.tvmaze.com/a.jpg"))).as_deref(),
-            Some("https://static.tvmaze.com/a.jpg")
-        );
-        assert_eq!(safe_artwork_uri(Some(&json!("http://x/a.jpg"))), None);
-        assert_eq!(safe_artwork_uri(Some(&json!("https://u:p@x/a.jpg"))), None);
-        assert_eq!(
-            safe_artwork_uri(Some(&json!("https://x/a.jpg?apikey=1"))),
-            None
-        );
-        assert_eq!(safe_artwork_uri(Some(&json!("javascript:alert(1)"))), None);
-    }
-
-    #[test]
-    fn absent_fields_stay_absent() {
-        let mut m = MediaItem::new("movie");
-        m.text("title", Some(&json!(null)))
-            .flag("available", None)
-            .year_from(Some(&json!("0001-01-01T00:00:00Z")));
-        assert_eq!(m.into_json(), json!({"media": "movie", "identifiers": []}));
-    }
-}
+mod tests;

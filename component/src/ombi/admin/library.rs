@@ -261,5 +261,4 @@ fn calendar_entry(row: &Value, warnings: &mut Vec<String>) -> Result<Value, Tool
 }
 
 #[cfg(test)]
-#[path = "library_tests.rs"]
 mod tests;

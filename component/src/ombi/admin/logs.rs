@@ -212,5 +212,4 @@ fn window(
 }
 
 #[cfg(test)]
-#[path = "logs_tests.rs"]
 mod tests;

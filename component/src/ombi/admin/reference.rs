@@ -247,5 +247,4 @@ fn language(row: &Value, corrupted: &mut usize) -> Result<Value, ToolError> {
 }
 
 #[cfg(test)]
-#[path = "reference_tests.rs"]
 mod tests;

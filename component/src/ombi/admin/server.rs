@@ -250,5 +250,4 @@ fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
 }
 
 #[cfg(test)]
-#[path = "server_tests.rs"]
 mod tests;

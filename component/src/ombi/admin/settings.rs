@@ -262,5 +262,4 @@ fn flatten(pointer: &str, value: &Value, out: &mut Vec<Value>, warnings: &mut Ve
 }
 
 #[cfg(test)]
-#[path = "settings_tests.rs"]
 mod tests;

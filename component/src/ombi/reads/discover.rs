@@ -306,5 +306,4 @@ fn requested(ombi: &Ombi<'_>, tv: bool, window: Window) -> Result<Reply, ToolErr
 }
 
 #[cfg(test)]
-#[path = "discover_tests.rs"]
 mod tests;

@@ -375,5 +375,4 @@ fn provider_summary(body: Option<Value>, w: &mut Vec<String>) -> Result<(Value, 
 }
 
 #[cfg(test)]
-#[path = "issues_tests.rs"]
 mod tests;

@@ -292,5 +292,4 @@ fn selected_user_quotas(
 }
 
 #[cfg(test)]
-#[path = "request_stats_tests.rs"]
 mod tests;

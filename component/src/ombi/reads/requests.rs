@@ -392,5 +392,4 @@ fn retry(row: &Value, w: &mut Vec<String>) -> Option<Value> {
 }
 
 #[cfg(test)]
-#[path = "requests_tests.rs"]
 mod tests;

@@ -195,5 +195,4 @@ fn movie_4k_enabled(ombi: &crate::ombi::Ombi<'_>) -> Result<bool, ToolError> {
 }
 
 #[cfg(test)]
-#[path = "request_create_tests.rs"]
 mod tests;

@@ -265,5 +265,4 @@ fn switch_features(
 }
 
 #[cfg(test)]
-#[path = "settings_update_tests.rs"]
 mod tests;

@@ -1,0 +1,97 @@
+use super::*;
+
+fn resp(status: u16, ct: Option<&str>, body: &str) -> HttpResponse {
+    HttpResponse {
+        status,
+        content_type: ct.map(str::to_owned),
+        body: body.as_bytes().to_vec(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn html_page_with_200_is_a_schema_mismatch() {
+    let r = resp(
+        200,
+        Some("text/html"),
+        "<!doctype html><html><body>Ombi</body></html>",
+    );
+    assert_eq!(
+        json_body::<Value>(&r).unwrap_err().code,
+        ErrorCode::UpstreamSchemaMismatch
+    );
+}
+
+#[test]
+fn middleware_500_is_sanitized_and_not_retryable() {
+    let r = resp(
+        500,
+        Some("application/json"),
+        r#"{"error":"Login failed. Server=db;Password=x;\n   at Ombi.X()"}"#,
+    );
+    let e = status_error(&r, false).unwrap();
+    assert_eq!(e.code, ErrorCode::UpstreamRejected);
+    assert!(!e.retryable);
+    assert!(!e.message.contains("Password"), "{}", e.message);
+    assert!(!e.message.contains("Ombi.X"), "{}", e.message);
+}
+
+#[test]
+fn write_500_and_lost_answers_are_unknown_outcomes() {
+    let r = resp(500, Some("application/json"), r#"{"error":"boom"}"#);
+    let e = status_error(&r, true).unwrap();
+    assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+    let e = transport_error(&UpstreamError::Timeout { sent: true }, true);
+    assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+    let e = transport_error(&UpstreamError::Timeout { sent: true }, false);
+    assert_eq!((e.code, e.retryable), (ErrorCode::Timeout, true));
+    let e = transport_error(&UpstreamError::Unreachable, true);
+    assert!(e.retryable, "never-sent requests are safe to retry");
+}
+
+#[test]
+fn problem_details_keep_only_title_and_field_names() {
+    let r = resp(
+        400,
+        Some("application/problem+json"),
+        r#"{"type":"x","title":"One or more validation errors occurred.","status":400,"traceId":"00-abc","errors":{"theMovieDbId":["bad"]}}"#,
+    );
+    let e = status_error(&r, true).unwrap();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.contains("theMovieDbId"));
+    assert!(!e.message.contains("00-abc"));
+}
+
+#[test]
+fn rate_limit_carries_retry_after() {
+    let mut r = resp(429, None, "");
+    r.retry_after_seconds = Some(7);
+    let e = status_error(&r, false).unwrap();
+    assert_eq!(
+        (e.code, e.retryable, e.retry_after_seconds),
+        (ErrorCode::RateLimited, true, Some(7))
+    );
+    assert!(!status_error(&r, true).unwrap().retryable);
+}
+
+#[test]
+fn invalid_user_and_invalid_key_are_told_apart() {
+    let e = status_error(&resp(401, None, "Invalid User"), false).unwrap();
+    assert!(e.message.contains("user"));
+    let e = status_error(&resp(401, None, "Invalid API Key"), false).unwrap();
+    assert_eq!(e.code, ErrorCode::AuthenticationFailed);
+}
+
+#[test]
+fn a_redirect_answering_a_write_is_an_unknown_outcome() {
+    let r = resp(303, None, "");
+    let e = status_error(&r, true).unwrap();
+    assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
+    let e = status_error(&r, false).unwrap();
+    assert_eq!((e.code, e.retryable), (ErrorCode::UpstreamRejected, false));
+}
+
+#[test]
+fn no_content_is_none() {
+    assert_eq!(json_body::<Value>(&resp(204, None, "")).unwrap(), None);
+}
