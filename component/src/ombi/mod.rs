@@ -6,6 +6,7 @@ use crate::prelude::*;
 mod admin;
 mod call;
 mod client;
+mod codes;
 pub(crate) mod config;
 mod details;
 mod details_people;

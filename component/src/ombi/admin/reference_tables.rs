@@ -1,6 +1,8 @@
 //! The local enum tables of `read_reference`: Ombi's own enum names and numeric
 //! codes, read from its source, so agents can decode `*_code` fields. No upstream call.
 
+use crate::ombi::codes::{ISSUE_STATUSES, RequestKind};
+
 /// One local table: its `kind`, the `category` its records carry, and `(code, upstream name)`.
 pub struct Table {
     /// The `kind` argument that selects it.
@@ -11,24 +13,38 @@ pub struct Table {
     pub rows: &'static [(i64, &'static str)],
 }
 
+/// `RequestType` codes and names, from [`RequestKind`].
+const REQUEST_TYPES: [(i64, &str); 3] = {
+    let k = RequestKind::ALL;
+    [
+        (k[0].code(), k[0].upstream_name()),
+        (k[1].code(), k[1].upstream_name()),
+        (k[2].code(), k[2].upstream_name()),
+    ]
+};
+
+/// `IssueStatus` codes and names, from [`ISSUE_STATUSES`].
+const ISSUE_STATUS_NAMES: [(i64, &str); 4] = {
+    let s = ISSUE_STATUSES;
+    [
+        (s[0].0, s[0].2),
+        (s[1].0, s[1].2),
+        (s[2].0, s[2].2),
+        (s[3].0, s[3].2),
+    ]
+};
+
 /// Every local table, in the order of the `kind` enum.
 pub static TABLES: &[Table] = &[
-    // Upstream 0 is TV, not movie.
     Table {
         kind: "request_types",
         category: "request_type",
-        rows: &[(0, "TvShow"), (1, "Movie"), (2, "Album")],
+        rows: &REQUEST_TYPES,
     },
-    // Code 3 is upstream `Deleted` (the contract's issue label set has no such label).
     Table {
         kind: "issue_statuses",
         category: "issue_status",
-        rows: &[
-            (0, "Pending"),
-            (1, "InProgress"),
-            (2, "Resolved"),
-            (3, "Deleted"),
-        ],
+        rows: &ISSUE_STATUS_NAMES,
     },
     Table {
         kind: "vote_types",

@@ -5,6 +5,7 @@
 //! keeps its `*_code` where the shared schema admits the value, loses the label, and is
 //! reported in `warnings`; it never fails the call.
 
+use crate::ombi::codes::RequestKind;
 pub use crate::ombi::shape::{array, limit_schema, metric, object, offset_schema};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
@@ -91,16 +92,6 @@ pub fn real_date(s: &str) -> Option<&str> {
     (!s.is_empty() && !s.starts_with("0001-01-01")).then_some(s)
 }
 
-/// Request type label of a RequestType code (tv=0, movie=1, album=2).
-pub fn request_type_label(code: i64) -> Option<&'static str> {
-    match code {
-        0 => Some("tv"),
-        1 => Some("movie"),
-        2 => Some("album"),
-        _ => None,
-    }
-}
-
 /// Sets `request_type` and `request_type_code` from an upstream RequestType. A code outside
 /// the table cannot be carried (the shared schema admits only 0–2), so both stay absent and a
 /// warning names it.
@@ -108,9 +99,9 @@ pub fn put_request_type(rec: &mut Rec, v: Option<&Value>, what: &str, warnings: 
     let Some(code) = v.and_then(Value::as_i64) else {
         return;
     };
-    match request_type_label(code) {
-        Some(label) => {
-            rec.set("request_type", json!(label))
+    match RequestKind::from_code(code) {
+        Some(kind) => {
+            rec.set("request_type", json!(kind.label()))
                 .set("request_type_code", json!(code));
         }
         None => warnings.push(format!(

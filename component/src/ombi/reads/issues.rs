@@ -8,6 +8,7 @@
 
 use super::common::{self, Rec, array, limit_schema, metric, object, offset_schema};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::codes::{issue_status_code, issue_status_label};
 use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
@@ -61,12 +62,7 @@ const MAX_NESTED: usize = 100;
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window();
-    let status_code = match args.str("status").unwrap_or("pending") {
-        "in_progress" => 1,
-        "resolved" => 2,
-        "deleted" => 3,
-        _ => 0,
-    };
+    let status_code = issue_status_code(args.str("status").unwrap_or("pending")).unwrap_or(0);
     let mut w = vec![];
     let issue_id = args.int("issue_id").unwrap_or(0);
     let (data, truncated) = match args.str("view").unwrap_or("list") {
@@ -199,12 +195,9 @@ pub(crate) fn project_issue(row: &Value, warnings: &mut Vec<String>) -> Option<V
         .date("resolved_date", row.get("resovledDate"))
         .text("reported_by_user_id", row.get("userReportedId"));
     match row.get("status").and_then(Value::as_i64) {
-        Some(c @ 0..=2) => {
-            r.set(
-                "status",
-                json!(["pending", "in_progress", "resolved"][c as usize]),
-            )
-            .set("status_code", json!(c));
+        Some(c) if issue_status_label(c).is_some() => {
+            r.set("status", json!(issue_status_label(c)))
+                .set("status_code", json!(c));
         }
         Some(3) => {
             r.set("status_code", json!(3));

@@ -6,6 +6,7 @@
 
 use super::common::{self, array, limit_schema, offset_schema};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
@@ -46,13 +47,9 @@ fn input_schema() -> Value {
     })
 }
 
-/// Media label ↔ RequestType code.
+/// RequestType code of a media label (the schema admits only `movie`, `tv`, `album`).
 fn media_code(media: &str) -> i64 {
-    match media {
-        "tv" => 0,
-        "movie" => 1,
-        _ => 2,
-    }
+    RequestKind::from_label(media).map_or(RequestKind::Album.code(), RequestKind::code)
 }
 
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
@@ -93,7 +90,7 @@ fn project_overview(row: &Value, warnings: &mut Vec<String>) -> Option<Value> {
 
 fn media_of(r: &mut common::Rec, code: Option<&Value>, warnings: &mut Vec<String>) {
     if let Some(c) = code.and_then(Value::as_i64) {
-        match common::request_type_label(c) {
+        match RequestKind::from_code(c).map(RequestKind::label) {
             Some(m) => {
                 r.set("media", json!(m));
             }

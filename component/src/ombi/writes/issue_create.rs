@@ -7,6 +7,7 @@
 use super::outcome::{Mutation, Outcome, unknown, write};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -32,12 +33,11 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    // RequestType: tv = 0, movie = 1, album = 2.
-    let request_type = match args.str("request_type") {
-        Some("tv") => 0,
-        Some("album") => 2,
-        _ => 1,
-    };
+    let request_type = args
+        .str("request_type")
+        .and_then(RequestKind::from_label)
+        .unwrap_or(RequestKind::Movie)
+        .code();
     let body = json!({
         "title": args.str("title"), "requestType": request_type, "providerId": args.str("provider_id"),
         "requestId": args.int("request_id"), "subject": args.str("subject"),

@@ -6,6 +6,7 @@
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::codes::issue_status_code;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -27,12 +28,7 @@ pub fn input_schema() -> Value {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let id = args.int("issue_id").unwrap_or(0);
-    // IssueStatus: 0 Pending, 1 InProgress, 2 Resolved.
-    let status = match args.str("status") {
-        Some("in_progress") => 1,
-        Some("resolved") => 2,
-        _ => 0,
-    };
+    let status = args.str("status").and_then(issue_status_code).unwrap_or(0);
     let body = json!({"issueId": id, "status": status});
     let done = bool_answer(write(
         &ombi,

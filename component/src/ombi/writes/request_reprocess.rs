@@ -10,6 +10,7 @@ use super::common::{
 use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -31,8 +32,12 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let media = args.str("media").unwrap_or("movie");
     let id = args.int("request_id").unwrap_or(0);
-    // RequestType: tv = 0, movie = 1.
-    let kind = if media == "tv" { 0 } else { 1 };
+    let kind = if media == "tv" {
+        RequestKind::Tv
+    } else {
+        RequestKind::Movie
+    }
+    .code();
     let is_4k = media == "movie" && args.bool("is_4k").unwrap_or(false);
     let path = format!("/api/v2/Requests/reprocess/{kind}/{id}/{is_4k}");
     let er = engine_result(write(&ombi, Method::Post, &path, None)?)?;

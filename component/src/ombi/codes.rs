@@ -1,0 +1,82 @@
+//! Ombi's enum codes the plugin reads and sends, each mapped in one place: the request kind
+//! (Ombi's `RequestType`) and the issue status (`IssueStatus`). `read_reference` publishes the
+//! same tables.
+
+/// Ombi's `RequestType`: the kind of media a request, issue or vote is about. Upstream 0 is
+/// TV, not movie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RequestKind {
+    /// `TvShow` (0), label `tv`.
+    Tv,
+    /// `Movie` (1), label `movie`.
+    Movie,
+    /// `Album` (2), label `album`.
+    Album,
+}
+
+impl RequestKind {
+    /// Every kind, in code order.
+    pub(crate) const ALL: [RequestKind; 3] = [Self::Tv, Self::Movie, Self::Album];
+
+    /// Ombi's numeric code.
+    pub(crate) const fn code(self) -> i64 {
+        match self {
+            Self::Tv => 0,
+            Self::Movie => 1,
+            Self::Album => 2,
+        }
+    }
+
+    /// The contract's label.
+    pub(crate) const fn label(self) -> &'static str {
+        match self {
+            Self::Tv => "tv",
+            Self::Movie => "movie",
+            Self::Album => "album",
+        }
+    }
+
+    /// Ombi's own name for the code.
+    pub(crate) const fn upstream_name(self) -> &'static str {
+        match self {
+            Self::Tv => "TvShow",
+            Self::Movie => "Movie",
+            Self::Album => "Album",
+        }
+    }
+
+    /// The kind with Ombi code `code`.
+    pub(crate) fn from_code(code: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.code() == code)
+    }
+
+    /// The kind labelled `label` (`tv`, `movie`, `album`).
+    pub(crate) fn from_label(label: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.label() == label)
+    }
+}
+
+/// Ombi's `IssueStatus` codes with the contract's label and Ombi's name. Code 3 (`Deleted`) has
+/// no label in the contract's issue schema, so only the argument side uses `deleted`.
+pub(crate) const ISSUE_STATUSES: [(i64, &str, &str); 4] = [
+    (0, "pending", "Pending"),
+    (1, "in_progress", "InProgress"),
+    (2, "resolved", "Resolved"),
+    (3, "deleted", "Deleted"),
+];
+
+/// The IssueStatus code of `label`.
+pub(crate) fn issue_status_code(label: &str) -> Option<i64> {
+    ISSUE_STATUSES
+        .iter()
+        .find(|(_, l, _)| *l == label)
+        .map(|(c, _, _)| *c)
+}
+
+/// The label a result may carry for IssueStatus `code` (0–2; `Deleted` has none).
+pub(crate) fn issue_status_label(code: i64) -> Option<&'static str> {
+    ISSUE_STATUSES[..3]
+        .iter()
+        .find(|(c, _, _)| *c == code)
+        .map(|(_, l, _)| *l)
+}
