@@ -287,49 +287,4 @@ fn split_year_suffix(title: &str) -> Option<(&str, i64)> {
 }
 
 #[cfg(test)]
-mod handler_tests {
-    use crate::testing::{FakeUpstream, call};
-    use crate::upstream::Method;
-    use serde_json::json;
-
-    #[test]
-    fn multi_search_posts_the_filter_and_windows_locally() {
-        let up = FakeUpstream::new().fixture(
-            Method::Post,
-            "/api/v2/search/multi/matrix",
-            "v2-search-multi.json",
-        );
-        let out = call(&up, "read_search", json!({"query": "matrix", "limit": 2}));
-        assert_eq!(out["ok"], true, "{out}");
-        assert_eq!(out["data"]["page"]["returned"], 2);
-        assert_eq!(out["data"]["page"]["mode"], "local");
-        let sent = &up.requests()[0];
-        let body: serde_json::Value = serde_json::from_slice(sent.body.as_ref().unwrap()).unwrap();
-        assert_eq!(
-            body,
-            json!({"movies": true, "tvShows": true, "music": true, "people": true})
-        );
-    }
-
-    #[test]
-    fn unknown_argument_is_invalid_argument_naming_it() {
-        let up = FakeUpstream::new();
-        let out = call(&up, "read_search", json!({"query": "x", "bogus": 1}));
-        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
-        assert_eq!(out["error"]["field"], "bogus");
-        assert!(
-            up.requests().is_empty(),
-            "nothing is sent for bad arguments"
-        );
-    }
-
-    #[test]
-    fn html_page_for_unknown_route_is_a_schema_mismatch() {
-        let up = FakeUpstream::new();
-        let out = call(&up, "read_search", json!({"query": "x", "media": "movie"}));
-        assert_eq!(out["error"]["code"], "UPSTREAM_SCHEMA_MISMATCH");
-    }
-}
-
-#[cfg(test)]
 mod tests;

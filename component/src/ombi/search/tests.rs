@@ -1,4 +1,6 @@
 use super::*;
+use crate::testing::{FakeUpstream, call};
+use crate::upstream::Method;
 
 #[test]
 fn tvmaze_rows_label_tvdb_and_tvmaze_and_omit_request_state() {
@@ -47,4 +49,42 @@ fn movie_request_target_only_with_a_request() {
     assert_eq!(v["requested"], false);
     let v = project_movie(&json!({"id": 603, "requestId": 12})).into_json();
     assert_eq!(v["request_targets"], json!([{"kind": "movie", "id": 12}]));
+}
+
+#[test]
+fn multi_search_posts_the_filter_and_windows_locally() {
+    let up = FakeUpstream::new().fixture(
+        Method::Post,
+        "/api/v2/search/multi/matrix",
+        "v2-search-multi.json",
+    );
+    let out = call(&up, "read_search", json!({"query": "matrix", "limit": 2}));
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(out["data"]["page"]["returned"], 2);
+    assert_eq!(out["data"]["page"]["mode"], "local");
+    let sent = &up.requests()[0];
+    let body: serde_json::Value = serde_json::from_slice(sent.body.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        body,
+        json!({"movies": true, "tvShows": true, "music": true, "people": true})
+    );
+}
+
+#[test]
+fn unknown_argument_is_invalid_argument_naming_it() {
+    let up = FakeUpstream::new();
+    let out = call(&up, "read_search", json!({"query": "x", "bogus": 1}));
+    assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
+    assert_eq!(out["error"]["field"], "bogus");
+    assert!(
+        up.requests().is_empty(),
+        "nothing is sent for bad arguments"
+    );
+}
+
+#[test]
+fn html_page_for_unknown_route_is_a_schema_mismatch() {
+    let up = FakeUpstream::new();
+    let out = call(&up, "read_search", json!({"query": "x", "media": "movie"}));
+    assert_eq!(out["error"]["code"], "UPSTREAM_SCHEMA_MISMATCH");
 }

@@ -63,27 +63,4 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
 }
 
 #[cfg(test)]
-mod permission_tests {
-    use crate::testing::{FakeUpstream, call, json_response};
-    use crate::upstream::Method;
-    use serde_json::json;
-
-    #[test]
-    fn a_permission_message_without_code_is_forbidden_not_partial() {
-        let body = json!({"result": false, "isError": true, "errorMessage": "You do not have the correct permissions!", "errorCode": null, "requestId": 0});
-        let up = FakeUpstream::new().route(
-            Method::Post,
-            "/api/v1/request/movie/approve",
-            Ok(json_response(body.to_string().into_bytes())),
-        );
-        let out = call(
-            &up,
-            "write_request_approve",
-            json!({"media": "movie", "request_id": 12}),
-        );
-        assert_eq!(out["error"]["code"], "FORBIDDEN", "{out}");
-    }
-}
-
-#[cfg(test)]
 mod tests;

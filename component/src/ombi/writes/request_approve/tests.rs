@@ -119,3 +119,19 @@ fn is_4k_is_movie_only() {
     assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
     assert!(up.requests().is_empty());
 }
+
+#[test]
+fn a_permission_message_without_code_is_forbidden_not_partial() {
+    let body = json!({"result": false, "isError": true, "errorMessage": "You do not have the correct permissions!", "errorCode": null, "requestId": 0});
+    let up = FakeUpstream::new().route(
+        Method::Post,
+        "/api/v1/request/movie/approve",
+        Ok(json_response(body.to_string().into_bytes())),
+    );
+    let out = call(
+        &up,
+        "write_request_approve",
+        json!({"media": "movie", "request_id": 12}),
+    );
+    assert_eq!(out["error"]["code"], "FORBIDDEN", "{out}");
+}
