@@ -35,15 +35,31 @@ pub fn local_partial(window: Window, returned: usize, more_seen: bool, unit: &st
     })
 }
 
+/// What is known about the records after a page that upstream windowed.
+#[derive(Clone, Copy, Debug)]
+pub enum Beyond {
+    /// Upstream reported `total` records (if it did); `consumed` upstream rows lie behind this
+    /// page, which can exceed the items returned when rows were left out.
+    Total { total: Option<u64>, consumed: usize },
+    /// No total: a short upstream page (`ended`) is the last one, otherwise the next page
+    /// starts at `next` and whether it holds anything is unknown.
+    Open { ended: bool, next: usize },
+    /// Nothing is known about the end; a continuation may still be offered.
+    Unknown { next: Option<usize> },
+}
+
 /// A page that upstream windowed; `total` unknown unless upstream said.
-pub fn upstream(
-    window: Window,
-    returned: usize,
-    total: Option<u64>,
-    next: Option<usize>,
-    unit: &str,
-) -> Value {
-    let has_more = total.map(|t| ((window.offset + returned) as u64) < t);
+pub fn upstream(window: Window, returned: usize, beyond: Beyond, unit: &str) -> Value {
+    let (total, has_more, next) = match beyond {
+        Beyond::Total { total, consumed } => {
+            let end = window.offset + consumed;
+            let has_more = total.map(|t| (end as u64) < t);
+            (total, has_more, (has_more == Some(true)).then_some(end))
+        }
+        Beyond::Open { ended: true, .. } => (None, Some(false), None),
+        Beyond::Open { ended: false, next } => (None, None, Some(next)),
+        Beyond::Unknown { next } => (None, None, next),
+    };
     json!({
         "offset": window.offset, "limit": window.limit, "returned": returned,
         "total": total, "has_more": has_more,

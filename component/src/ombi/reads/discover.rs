@@ -13,7 +13,7 @@ use crate::ombi::Ombi;
 use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use crate::ombi::{Call, OmbiTool};
-use crate::paging;
+use crate::paging::{self, Beyond};
 use crate::prelude::*;
 use crate::tool::Access;
 use crate::tool::{Args, Window};
@@ -194,8 +194,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     if tv {
         w.push("Ombi's TV discovery paging skips or repeats items beyond the first page: later pages are unreliable".to_owned());
     }
-    let page = json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null, "has_more": null,
-                      "next_offset": next, "mode": "upstream", "unit": "media"});
+    let page = paging::upstream(window, n, Beyond::Unknown { next }, "media");
     Ok(Reply::ok(json!({"kind": "media_page", "items": items, "page": page})).warn_all(w))
 }
 

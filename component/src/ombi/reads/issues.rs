@@ -10,7 +10,7 @@ use super::common::{self, Rec, array, limit_schema, metric, object, offset_schem
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::codes::{issue_status_code, issue_status_label};
 use crate::ombi::{Call, OmbiTool};
-use crate::paging;
+use crate::paging::{self, Beyond};
 use crate::prelude::*;
 use crate::tool::Access;
 use crate::tool::{Args, Window};
@@ -84,12 +84,9 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 .filter_map(|r| project_issue(r, &mut w))
                 .collect();
             let n = items.len();
-            let end = rows.len() < window.limit;
-            let page = json!({
-                "offset": window.offset, "limit": window.limit, "returned": n, "total": null,
-                "has_more": if end { json!(false) } else { Value::Null },
-                "next_offset": if end { Value::Null } else { json!(window.offset + n) },
-                "mode": "upstream", "unit": "issues"});
+            let ended = rows.len() < window.limit;
+            let next = window.offset + n;
+            let page = paging::upstream(window, n, Beyond::Open { ended, next }, "issues");
             (
                 json!({"kind": "issue_page", "items": items, "page": page}),
                 false,
@@ -353,7 +350,7 @@ fn provider_summary(body: Option<Value>, w: &mut Vec<String>) -> Result<(Value, 
         }
     };
     let Some(row) = row else {
-        let page = json!({"offset": 0, "limit": 1, "returned": 0, "total": 0, "has_more": false, "next_offset": null, "mode": "none", "unit": "provider_groups"});
+        let page = paging::single(0, "provider_groups");
         return Ok((
             json!({"kind": "group_page", "items": [], "page": page}),
             false,

@@ -10,7 +10,7 @@ use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::ombi::{Call, OmbiTool};
-use crate::paging;
+use crate::paging::{self, Beyond};
 use crate::prelude::*;
 use crate::tool::Access;
 use crate::tool::{Args, Window};
@@ -204,22 +204,11 @@ fn list(
         // Ombi counts every child in `total` but returns one child per show.
         w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
         let full = consumed == window.limit;
-        json!({"offset": window.offset, "limit": window.limit, "returned": n, "total": null,
-               "has_more": if full { Value::Null } else { json!(false) },
-               "next_offset": if full { json!(window.offset + consumed) } else { Value::Null },
-               "mode": "upstream", "unit": "requests"})
+        let next = window.offset + consumed;
+        paging::upstream(window, n, Beyond::Open { ended: !full, next }, "requests")
     } else {
         let total = body.get("total").and_then(Value::as_u64);
-        let more = total.map(|t| ((window.offset + consumed) as u64) < t);
-        let mut page = paging::upstream(
-            window,
-            n,
-            total,
-            more.filter(|m| *m).map(|_| window.offset + consumed),
-            "requests",
-        );
-        page["has_more"] = json!(more);
-        page
+        paging::upstream(window, n, Beyond::Total { total, consumed }, "requests")
     };
     Ok(json!({"kind": "request_page", "items": found, "page": page}))
 }
