@@ -108,6 +108,25 @@ impl ToolError {
         Self::new(ErrorCode::InternalError, message)
     }
 
+    /// `UNKNOWN_OUTCOME`: a change was sent and then `what` happened, so whether it took effect
+    /// is unknown. `what` is sanitized to one line and bounded so that the advice closing the
+    /// message always survives the message cap.
+    pub fn unknown_outcome(what: impl AsRef<str>) -> Self {
+        const ADVICE: &str = "; the effect is unknown, check with a read before retrying";
+        let room = MAX_MESSAGE_CHARS - ADVICE.len() - 1;
+        let what = sanitize(what.as_ref());
+        let what = if what.chars().count() > room {
+            let cut: String = what.chars().take(room).collect();
+            format!("{}…", cut.trim_end())
+        } else {
+            what
+        };
+        Self {
+            message: format!("{what}{ADVICE}"),
+            ..Self::new(ErrorCode::UnknownOutcome, "")
+        }
+    }
+
     /// Marks the error as safe to retry.
     pub fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = retryable;

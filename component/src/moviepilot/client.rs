@@ -238,13 +238,10 @@ impl<'a> Client<'a> {
 /// A 2xx answer that cannot be read: for a mutation the effect is unknown.
 fn answer_lost(e: ToolError, mutation: bool) -> ToolError {
     if mutation {
-        ToolError::new(
-            ErrorCode::UnknownOutcome,
-            format!(
-                "the call was sent but its answer could not be read ({}); check with a read before retrying",
-                e.message
-            ),
-        )
+        ToolError::unknown_outcome(format!(
+            "the call was sent but its answer could not be read: {}",
+            e.message
+        ))
     } else {
         e
     }

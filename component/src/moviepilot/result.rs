@@ -96,12 +96,9 @@ pub fn rpc_error(
             ErrorCode::UnsupportedCapability,
             format!("MoviePilot does not implement this MCP method: {message}"),
         ),
-        -32603 if mutation => ToolError::new(
-            ErrorCode::UnknownOutcome,
-            format!(
-                "MoviePilot failed while handling the call ({detail}); its effect is unknown, check with a read before retrying"
-            ),
-        ),
+        -32603 if mutation => ToolError::unknown_outcome(format!(
+            "MoviePilot failed while handling the call: {detail}"
+        )),
         -32603 => ToolError::new(
             ErrorCode::UpstreamRejected,
             format!("MoviePilot reported an internal error: {detail}"),
@@ -237,7 +234,11 @@ fn input_contract(business: &Map<String, Value>) -> Option<&Value> {
 pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
     let Some(content) = result.get("content").and_then(Value::as_array) else {
         let e = ToolError::schema_mismatch("MoviePilot's tool result has no content");
-        return Reply::failure(if mutation { unknown(&e.message) } else { e });
+        return Reply::failure(if mutation {
+            ToolError::unknown_outcome(&e.message)
+        } else {
+            e
+        });
     };
     let texts: Vec<&str> = content
         .iter()
@@ -264,13 +265,6 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
     }
 }
 
-fn unknown(why: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::UnknownOutcome,
-        format!("{why}; the effect is unknown, check with a read before retrying"),
-    )
-}
-
 /// `isError` with prose, for example `错误: 工具 'x' 未找到`.
 fn tool_error_text(tool: &str, text: &str) -> ToolError {
     let msg = text.trim().trim_start_matches("错误:").trim();
@@ -293,7 +287,9 @@ fn plain_text(tool: &str, text: &str, mutation: bool) -> Reply {
         json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(text, MAX_TEXT_CHARS)});
     // Prose cannot be checked for success: never reported as one.
     let err = if mutation {
-        unknown("MoviePilot answered with text, not a JSON result, so the change is not confirmed")
+        ToolError::unknown_outcome(
+            "MoviePilot answered with text, not a JSON result, so the change is not confirmed",
+        )
     } else {
         ToolError::schema_mismatch(
             "MoviePilot answered with text, not a JSON result; it is passed back in data.text unconfirmed",
@@ -352,7 +348,7 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
         match business.get("execution_outcome").and_then(Value::as_str) {
             Some("unknown") => Reply {
                 data: Some(data),
-                ..Reply::failure(unknown("MoviePilot reports execution_outcome unknown"))
+                ..Reply::failure(ToolError::unknown_outcome("MoviePilot reports execution_outcome unknown"))
             },
             Some("pending") => Reply::ok(data)
                 .warn("MoviePilot accepted the request but has not confirmed its effect (execution_outcome pending); check with a read later"),

@@ -28,45 +28,42 @@ pub fn transport_error(err: &UpstreamError, mutation: bool) -> ToolError {
         )
         .retryable(true),
         UpstreamError::Timeout { sent: true } if mutation => {
-            unknown_outcome("no answer before the deadline")
+            ToolError::unknown_outcome("the change was sent but no answer came before the deadline")
         }
         UpstreamError::Timeout { sent: true } => ToolError::new(
             ErrorCode::Timeout,
             "the upstream server did not answer before the deadline",
         )
         .retryable(true),
-        UpstreamError::ConnectionLost if mutation => {
-            unknown_outcome("the connection broke before the answer arrived")
-        }
+        UpstreamError::ConnectionLost if mutation => ToolError::unknown_outcome(
+            "the change was sent but the connection broke before the answer arrived",
+        ),
         UpstreamError::ConnectionLost => ToolError::new(
             ErrorCode::UpstreamRejected,
             "the connection broke before the answer arrived",
         )
         .retryable(true),
         UpstreamError::BodyTooLarge { status, limit } if mutation && is_success(*status) => {
-            unknown_outcome(&format!("the answer exceeded the {} byte cap", limit))
+            ToolError::unknown_outcome(format!(
+                "the change was sent but the answer exceeded the {limit} byte cap"
+            ))
         }
         UpstreamError::BodyTooLarge { status, limit } => ToolError::new(
             ErrorCode::UpstreamSchemaMismatch,
             format!("the upstream answer exceeded the {limit} byte cap and was not read"),
         )
         .with_status(*status),
-        UpstreamError::Protocol { sent, detail } if mutation && *sent => unknown_outcome(detail),
+        UpstreamError::Protocol { sent, detail } if mutation && *sent => {
+            ToolError::unknown_outcome(format!(
+                "the change was sent but the exchange failed: {detail}"
+            ))
+        }
         UpstreamError::Protocol { sent, detail } => ToolError::new(
             ErrorCode::UpstreamRejected,
             format!("HTTP exchange failed: {detail}"),
         )
         .retryable(!*sent || !mutation),
     }
-}
-
-fn unknown_outcome(why: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::UnknownOutcome,
-        format!(
-            "the change was sent but its outcome is unknown ({why}); check with a read before retrying"
-        ),
-    )
 }
 
 fn is_success(status: u16) -> bool {
@@ -117,12 +114,16 @@ pub fn status_error(resp: &HttpResponse, mutation: bool) -> Option<ToolError> {
         .with_retry_after(resp.retry_after_seconds),
         // The plugin never follows redirects, so a change answered with one (a proxy's login
         // page, or Post/Redirect/Get after the change was made) has an unknown outcome.
-        300..=399 if mutation => unknown_outcome(&format!("HTTP {status} redirect, not followed")),
+        300..=399 if mutation => ToolError::unknown_outcome(format!(
+            "the change was sent but answered with an HTTP {status} redirect, which is not followed"
+        )),
         300..=399 => ToolError::new(
             ErrorCode::UpstreamRejected,
             "the upstream server answered with a redirect, which the plugin does not follow",
         ),
-        _ if mutation && status >= 500 => unknown_outcome(&format!("HTTP {status}")),
+        _ if mutation && status >= 500 => ToolError::unknown_outcome(format!(
+            "the change was sent but answered with HTTP {status}"
+        )),
         500..=599 => ToolError::new(
             ErrorCode::UpstreamRejected,
             with_detail("the upstream server reported an internal error", &detail),

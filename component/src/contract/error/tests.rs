@@ -37,3 +37,21 @@ fn error_json_has_only_contract_fields() {
         json!({"code":"INVALID_ARGUMENT","message":"must not be empty","retryable":false,"http_status":400,"field":"query"})
     );
 }
+
+#[test]
+fn unknown_outcome_keeps_its_advice_whatever_is_quoted_before_it() {
+    let long = "x ".repeat(400);
+    let trace = "db locked\nTraceback (most recent call last):\n  File \"/app/mcp.py\", line 9\nPassword=hunter2";
+    for what in [long.as_str(), trace, "short"] {
+        let e = ToolError::unknown_outcome(what);
+        assert_eq!(e.code, ErrorCode::UnknownOutcome);
+        assert!(!e.retryable);
+        assert!(
+            e.message.ends_with("check with a read before retrying"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.chars().count() <= MAX_MESSAGE_CHARS, "{}", e.message);
+        assert!(!e.message.contains("hunter2") && !e.message.contains('\n'));
+    }
+}

@@ -4,7 +4,7 @@
 //! description, issueCategoryId}` → a bare `int`, the new issue id. `status` is never sent
 //! (Ombi would honour it). The reporter is the acting principal.
 
-use super::outcome::{Mutation, Outcome, unknown, write};
+use super::outcome::{Mutation, Outcome, write};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::codes::RequestKind;
@@ -45,7 +45,9 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     });
     let answer = write(&ombi, Method::Post, "/api/v1/Issues", Some(&body))?;
     let Some(id) = answer.as_ref().and_then(Value::as_i64).filter(|i| *i > 0) else {
-        return Err(unknown("Ombi did not return the new issue id"));
+        return Err(ToolError::unknown_outcome(
+            "Ombi did not return the new issue id",
+        ));
     };
     let mut reply = Reply::ok(
         Mutation::new(Outcome::Completed)

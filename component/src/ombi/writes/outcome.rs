@@ -119,16 +119,6 @@ pub fn bool_reply(done: bool, id_field: &str, id: i64, on_false: ToolError) -> R
     }
 }
 
-/// `UNKNOWN_OUTCOME` for an answer that cannot be interpreted after the change was sent.
-pub fn unknown(why: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::UnknownOutcome,
-        format!(
-            "the change was sent but Ombi's answer does not tell whether it took effect ({why})"
-        ),
-    )
-}
-
 /// Sends a state-changing request and decodes its JSON answer (`None` for 204/empty).
 /// An unreadable answer is `UNKNOWN_OUTCOME`: the request reached Ombi and may have worked.
 ///
@@ -142,7 +132,10 @@ pub fn write(
 ) -> Result<Option<Value>, ToolError> {
     let resp = ombi.exchange(method, path, body, Effect::Write)?;
     json_body::<Value>(&resp).map_err(|e| {
-        let mut u = unknown(&e.message);
+        let mut u = ToolError::unknown_outcome(format!(
+            "the change was sent but Ombi's answer could not be read: {}",
+            e.message
+        ));
         u.http_status = e.http_status;
         u
     })
@@ -155,10 +148,10 @@ pub fn write(
 pub fn bool_answer(body: Option<Value>) -> Result<bool, ToolError> {
     match body {
         Some(Value::Bool(b)) => Ok(b),
-        None => Err(unknown(
+        None => Err(ToolError::unknown_outcome(
             "the answer was empty where Ombi returns true or false",
         )),
-        Some(_) => Err(unknown(
+        Some(_) => Err(ToolError::unknown_outcome(
             "the answer was not the true/false Ombi returns here",
         )),
     }
@@ -222,10 +215,10 @@ fn text(v: &Value, key: &str) -> Option<String> {
 /// assumed.
 pub fn engine_result(body: Option<Value>) -> Result<EngineResult, ToolError> {
     let Some(v) = body else {
-        return Err(unknown("the answer was empty"));
+        return Err(ToolError::unknown_outcome("the answer was empty"));
     };
     let Some(result) = v.get("result").and_then(Value::as_bool) else {
-        return Err(unknown("the answer had no result flag"));
+        return Err(ToolError::unknown_outcome("the answer had no result flag"));
     };
     let error_message = text(&v, "errorMessage");
     let error_code = text(&v, "errorCode");

@@ -6,7 +6,7 @@
 //! all answer a `RequestEngineResult`. TV's `requestId` is the child request id.
 
 use super::outcome::{
-    EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, unknown, write,
+    EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, write,
 };
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
@@ -119,7 +119,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         // reports a failed send as `result: false` with only a message, the same shape as
         // failures that saved nothing: whether a request now exists is unknown.
         failure_with(
-            unknown(
+            ToolError::unknown_outcome(
                 "Ombi reported a failure, but it reports a request that was saved and then could not be sent to Radarr/Sonarr/Lidarr the same way",
             ),
             er.annotate(Mutation::new(Outcome::Unknown)),

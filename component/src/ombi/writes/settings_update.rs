@@ -6,7 +6,7 @@
 //! change only allowlisted non-secret leaves, and post the freshly read object back, secrets and
 //! all. Features are switched one by one through `POST /api/v2/Features/{enable|disable}`.
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, unknown, write};
+use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::Ombi;
@@ -176,7 +176,7 @@ fn replace_section(
                     r,
                     o.get("message").and_then(Value::as_str).map(str::to_owned),
                 ),
-                None => return Err(unknown("the answer had no result flag")),
+                None => return Err(ToolError::unknown_outcome("the answer had no result flag")),
             }
         }
         other => (bool_answer(other)?, None),

@@ -5,7 +5,7 @@
 //! media-server testers answer `bool`, *arr testers `TesterResultModel {isValid, version,
 //! expectedSubDir, additionalInformation}`; `false`/`isValid: false` is a business failure.
 
-use super::outcome::{Mutation, Outcome, failure_with, unknown, write};
+use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
@@ -93,10 +93,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         Some(Value::Bool(b)) => (*b, None),
         Some(Value::Object(o)) => match o.get("isValid").and_then(Value::as_bool) {
             Some(v) => (v, hint_of(o)),
-            None => return Err(unknown("the tester answer had no isValid flag")),
+            None => {
+                return Err(ToolError::unknown_outcome(
+                    "the tester answer had no isValid flag",
+                ));
+            }
         },
         _ => {
-            return Err(unknown(
+            return Err(ToolError::unknown_outcome(
                 "the tester answer was not true/false or a test result",
             ));
         }
