@@ -1,6 +1,6 @@
 //! Ombi's enum codes the plugin reads and sends, each mapped in one place: the request kind
-//! (Ombi's `RequestType`) and the issue status (`IssueStatus`). `read_reference` publishes the
-//! same tables.
+//! (Ombi's `RequestType`, with the base of its request routes) and the issue status
+//! (`IssueStatus`). `read_reference` publishes the same tables.
 
 /// Ombi's `RequestType`: the kind of media a request, issue or vote is about. Upstream 0 is
 /// TV, not movie.
@@ -42,6 +42,16 @@ impl RequestKind {
             Self::Tv => "TvShow",
             Self::Movie => "Movie",
             Self::Album => "Album",
+        }
+    }
+
+    /// The base of Ombi's v1 request routes for this kind. The music controller answers at
+    /// lower-case `/api/v1/request/music`.
+    pub(crate) const fn route_base(self) -> &'static str {
+        match self {
+            Self::Tv => "/api/v1/Request/tv",
+            Self::Movie => "/api/v1/Request/movie",
+            Self::Album => "/api/v1/request/music",
         }
     }
 

@@ -51,7 +51,11 @@ fn unknown_outcome_keeps_its_advice_whatever_is_quoted_before_it() {
             "{}",
             e.message
         );
-        assert!(e.message.chars().count() <= MAX_MESSAGE_CHARS, "{}", e.message);
+        assert!(
+            e.message.chars().count() <= MAX_MESSAGE_CHARS,
+            "{}",
+            e.message
+        );
         assert!(!e.message.contains("hunter2") && !e.message.contains('\n'));
     }
 }

@@ -8,6 +8,7 @@
 
 use super::common::{metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
 use crate::tool::Access;
@@ -91,12 +92,9 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             None => {
                 let mut values = Vec::new();
                 for media in medias(args.str("media").unwrap_or("all")) {
-                    let path = match media {
-                        "movie" => "/api/v1/Request/movie/remaining",
-                        "tv" => "/api/v1/Request/tv/remaining",
-                        _ => "/api/v1/request/music/remaining",
-                    };
-                    match object(ombi.get(path)?, "quota")? {
+                    let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Album);
+                    let path = format!("{}/remaining", kind.route_base());
+                    match object(ombi.get(&path)?, "quota")? {
                         Some(q) => values.extend(quota(&q, media, "principal", &mut warnings)),
                         None => warnings.push(format!("no {media} quota was returned")),
                     }

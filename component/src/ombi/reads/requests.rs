@@ -9,6 +9,7 @@ use super::request_items::{self as items, ParentIndex};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
+use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
@@ -99,11 +100,8 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         "search" => {
             let term = encode_segment(args.str("query").unwrap_or_default());
-            let path = match media {
-                "tv" => format!("/api/v1/Request/tv/search/{term}"),
-                "album" => format!("/api/v1/request/music/search/{term}"),
-                _ => format!("/api/v1/Request/movie/search/{term}"),
-            };
+            let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Movie);
+            let path = format!("{}/search/{term}", kind.route_base());
             let rows = array(ombi.get(&path)?, "requests")?;
             if media == "tv" {
                 w.push(

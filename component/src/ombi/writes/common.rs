@@ -1,6 +1,14 @@
-//! Argument schemas and route pieces shared by the request-addressing writes.
+//! Argument schemas, route pieces and the read-args → body → send → mutation path shared by
+//! the request-addressing writes.
 
+use super::outcome::{EngineResult, Mutation, Outcome, engine_result, write};
+use crate::contract::ToolError;
+use crate::ombi::Ombi;
+use crate::ombi::codes::RequestKind;
 use crate::ombi::ids::TargetKind;
+use crate::prelude::*;
+use crate::tool::Args;
+use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The `media` property for `kinds`.
@@ -25,19 +33,70 @@ pub fn is_4k_movie_only() -> Value {
 
 /// The target kind of `media` (`tv` requests are addressed by child id).
 pub fn target_kind(media: &str) -> TargetKind {
-    match media {
-        "tv" => TargetKind::TvChild,
-        "album" => TargetKind::Album,
+    match RequestKind::from_label(media) {
+        Some(RequestKind::Tv) => TargetKind::TvChild,
+        Some(RequestKind::Album) => TargetKind::Album,
         _ => TargetKind::Movie,
     }
 }
 
-/// The v1 controller path for `media`: music lives at lower-case `/api/v1/request/music`.
-pub fn v1_base(media: &str) -> &'static str {
-    match media {
-        "tv" => "/api/v1/Request/tv",
-        "album" => "/api/v1/request/music",
-        _ => "/api/v1/Request/movie",
+/// The request a request-addressing write acts on, from its `media`, `request_id` and `is_4k`
+/// arguments (their schemas require `media` and `request_id`).
+pub struct RequestRef {
+    /// The kind of request (`media`).
+    pub kind: RequestKind,
+    /// The request id (for TV the child request id).
+    pub id: i64,
+    /// The 4K side, for movies only (`None` for TV and albums).
+    pub is_4k: Option<bool>,
+}
+
+impl RequestRef {
+    /// Reads the arguments.
+    pub fn from_args(args: &Args) -> Self {
+        let kind = args
+            .str("media")
+            .and_then(RequestKind::from_label)
+            .unwrap_or(RequestKind::Movie);
+        let is_4k = (kind == RequestKind::Movie).then(|| args.bool("is_4k").unwrap_or(false));
+        Self {
+            kind,
+            id: args.int("request_id").unwrap_or(0),
+            is_4k,
+        }
+    }
+
+    /// Ombi's `{id[, is4K]}` body: `is4K` goes only with movies.
+    pub fn body(&self) -> Value {
+        let mut body = json!({"id": self.id});
+        if let Some(is_4k) = self.is_4k {
+            body["is4K"] = json!(is_4k);
+        }
+        body
+    }
+
+    /// The v1 route of `action` for this kind of request, e.g. `/api/v1/Request/tv/deny`.
+    pub fn v1_route(&self, action: &str) -> String {
+        format!("{}/{action}", self.kind.route_base())
+    }
+
+    /// Sends `body` to `path` and reads Ombi's `RequestEngineResult`.
+    ///
+    /// # Errors
+    /// Transport and status errors as [`write`] maps them; an unreadable answer.
+    pub fn send(
+        &self,
+        ombi: &Ombi<'_>,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<EngineResult, ToolError> {
+        engine_result(write(ombi, method, path, body)?)
+    }
+
+    /// The mutation reporting `outcome` on this request.
+    pub fn mutation(&self, outcome: Outcome) -> Mutation {
+        Mutation::new(outcome).target(target_kind(self.kind.label()), Some(self.id))
     }
 }
 

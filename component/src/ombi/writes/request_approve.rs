@@ -5,11 +5,12 @@
 //! send comes back as `result: false` with only a message while the approval stands.
 
 use super::common::{
-    is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind, v1_base,
+    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
 };
-use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
+use super::outcome::{Outcome, failure_with, no_user_warning};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -29,20 +30,15 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
-    let body = match media {
-        "movie" => json!({"id": id, "is4K": args.bool("is_4k").unwrap_or(false)}),
-        _ => json!({"id": id}),
-    };
+    let req = RequestRef::from_args(args);
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
-    let er = engine_result(write(
+    let er = req.send(
         &ombi,
         Method::Post,
-        &format!("{}/approve", v1_base(media)),
-        Some(&body),
-    )?)?;
-    let reply = if media == "movie"
+        &req.v1_route("approve"),
+        Some(&req.body()),
+    )?;
+    let reply = if req.kind == RequestKind::Movie
         && !er.succeeded()
         && er.error_code.is_none()
         && !er.is_missing()
@@ -50,14 +46,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     {
         failure_with(
             ToolError::new(ErrorCode::PartialFailure, format!("Ombi saved the approval but reported a failure, usually the send to Radarr: {}", er.business_message())),
-            er.annotate(Mutation::new(Outcome::Partial).target(target_kind(media), Some(id))),
+            er.annotate(req.mutation(Outcome::Partial)),
         )
         .warn("the request is approved in Ombi but may not have reached Radarr: check with read_requests; write_request_reprocess re-sends it")
     } else {
-        if media == "tv" && er.succeeded() {
+        if req.kind == RequestKind::Tv && er.succeeded() {
             warnings.push("Ombi does not report whether Sonarr accepted the approved request: check with read_requests".to_owned());
         }
-        er.reply(Mutation::new(Outcome::Completed).target(target_kind(media), Some(id)))
+        er.reply(req.mutation(Outcome::Completed))
     };
     Ok(reply.warn_all(warnings))
 }

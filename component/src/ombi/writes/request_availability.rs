@@ -4,12 +4,12 @@
 //! `RequestEngineResult`. TV marks every episode of the child; marking available notifies.
 
 use super::common::{
-    is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind, v1_base,
+    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
 };
-use super::outcome::{Mutation, Outcome, engine_result, write};
+use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
-use crate::prelude::*;
+use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -32,27 +32,21 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
+    let req = RequestRef::from_args(args);
     let available = args.bool("available").unwrap_or(false);
-    let body = match media {
-        "movie" => json!({"id": id, "is4K": args.bool("is_4k").unwrap_or(false)}),
-        _ => json!({"id": id}),
-    };
     let action = if available {
         "available"
     } else {
         "unavailable"
     };
-    let er = engine_result(write(
+    let er = req.send(
         &ombi,
         Method::Post,
-        &format!("{}/{action}", v1_base(media)),
-        Some(&body),
-    )?)?;
-    let mut reply =
-        er.reply(Mutation::new(Outcome::Completed).target(target_kind(media), Some(id)));
-    if media == "tv" && reply.is_ok() {
+        &req.v1_route(action),
+        Some(&req.body()),
+    )?;
+    let mut reply = er.reply(req.mutation(Outcome::Completed));
+    if req.kind == RequestKind::Tv && reply.is_ok() {
         reply =
             reply.warn("Ombi marks every episode of the TV child request, whatever was asked for");
     }

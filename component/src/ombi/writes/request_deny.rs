@@ -4,12 +4,11 @@
 //! `RequestEngineResult`. The movie success message says "deleted": messages are ignored.
 
 use super::common::{
-    is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind, v1_base,
+    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
 };
-use super::outcome::{Mutation, Outcome, engine_result, write};
+use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
-use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -32,19 +31,11 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
-    let mut body = json!({"id": id, "reason": args.str("reason")});
-    if media == "movie" {
-        body["is4K"] = json!(args.bool("is_4k").unwrap_or(false));
-    }
-    let er = engine_result(write(
-        &ombi,
-        Method::Put,
-        &format!("{}/deny", v1_base(media)),
-        Some(&body),
-    )?)?;
-    Ok(er.reply(Mutation::new(Outcome::Completed).target(target_kind(media), Some(id))))
+    let req = RequestRef::from_args(args);
+    let mut body = req.body();
+    body["reason"] = json!(args.str("reason"));
+    let er = req.send(&ombi, Method::Put, &req.v1_route("deny"), Some(&body))?;
+    Ok(er.reply(req.mutation(Outcome::Completed)))
 }
 
 #[cfg(test)]

@@ -5,12 +5,11 @@
 //! either way, so success is only `accepted`.
 
 use super::common::{
-    is_4k_movie_only, is_4k_property, media_property, request_id_property, target_kind,
+    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
 };
-use super::outcome::{Mutation, Outcome, engine_result, write};
+use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
-use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -30,18 +29,15 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
-    let kind = if media == "tv" {
-        RequestKind::Tv
-    } else {
-        RequestKind::Movie
-    }
-    .code();
-    let is_4k = media == "movie" && args.bool("is_4k").unwrap_or(false);
-    let path = format!("/api/v2/Requests/reprocess/{kind}/{id}/{is_4k}");
-    let er = engine_result(write(&ombi, Method::Post, &path, None)?)?;
-    let mut reply = er.reply(Mutation::new(Outcome::Accepted).target(target_kind(media), Some(id)));
+    let req = RequestRef::from_args(args);
+    let path = format!(
+        "/api/v2/Requests/reprocess/{}/{}/{}",
+        req.kind.code(),
+        req.id,
+        req.is_4k.unwrap_or(false)
+    );
+    let er = req.send(&ombi, Method::Post, &path, None)?;
+    let mut reply = er.reply(req.mutation(Outcome::Accepted));
     if reply.is_ok() {
         reply = reply.warn("Ombi re-sends only approved requests and reports success either way: check with read_requests whether it reached Radarr/Sonarr");
     }

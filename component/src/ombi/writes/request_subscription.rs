@@ -7,6 +7,7 @@ use super::common::{media_property, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -28,11 +29,12 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = if args.str("media") == Some("tv") {
-        "tv"
+    let kind = if args.str("media") == Some("tv") {
+        RequestKind::Tv
     } else {
-        "movie"
+        RequestKind::Movie
     };
+    let media = kind.label();
     let id = args.int("request_id").unwrap_or(0);
     let action = if args.bool("subscribed").unwrap_or(false) {
         "subscribe"
@@ -43,7 +45,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     if !bool_answer(write(
         &ombi,
         Method::Post,
-        &format!("/api/v1/Request/{media}/{action}/{id}"),
+        &format!("{}/{action}/{id}", kind.route_base()),
         None,
     )?)? {
         let err = ToolError::new(
