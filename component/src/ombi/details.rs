@@ -7,9 +7,9 @@
 //! becomes its own record.
 
 use super::details_people;
-use super::ids::{Ns, TargetKind, positive_id};
+use super::ids::{Ns, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
-use super::search::project_tvmaze;
+use super::project::{movie, tv};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::Ombi;
@@ -216,18 +216,6 @@ fn item_year(v: &Value) -> Option<i64> {
     })
 }
 
-fn genre_names(v: &Value) -> Vec<Value> {
-    v.get("genres")
-        .and_then(Value::as_array)
-        .map(|g| {
-            g.iter()
-                .filter_map(|x| x.get("name").and_then(Value::as_str))
-                .map(|s| json!(s))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn credit(
     name: Option<&Value>,
     id: Option<&Value>,
@@ -269,24 +257,9 @@ fn credits<'a>(
         })
 }
 
-/// `MovieFullInfoViewModel`: `theMovieDbId` is never set, so `id` is labelled TMDB.
+/// `MovieFullInfoViewModel` with the credits `include` asks for.
 pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
-    let mut m = MediaItem::new("movie");
-    m.ids
-        .add(Ns::Tmdb, v.get("theMovieDbId"))
-        .add(Ns::Tmdb, v.get("id"))
-        .add(Ns::Imdb, v.get("imdbId"));
-    m.ids.add(Ns::Imdb, v.pointer("/externalIds/imdbId"));
-    m.text("title", v.get("title"))
-        .text("overview", v.get("overview"))
-        .year_from(v.get("releaseDate"))
-        .flag("available", v.get("available"))
-        .flag("requested", v.get("requested"))
-        .request_target(TargetKind::Movie, v.get("requestId"))
-        .list("genres", genre_names(v))
-        .rating("tmdb_vote_average", v.get("voteAverage"))
-        .artwork(safe_artwork_uri(v.get("posterPath")))
-        .artwork(safe_artwork_uri(v.get("backdropPath")));
+    let mut m = movie::full_info(v);
     if include.credits {
         let cast = credits(
             v.pointer("/credits/cast"),
@@ -302,34 +275,9 @@ pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
     m
 }
 
-/// v2 `SearchFullInfoTvShowViewModel`: `id` = `theMovieDbId` = `seriesId` = TMDB.
+/// v2 `SearchFullInfoTvShowViewModel` with the credits and seasons `include` asks for.
 pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
-    let mut m = MediaItem::new("tv");
-    m.ids
-        .add(Ns::Tmdb, v.get("theMovieDbId"))
-        .add(Ns::Tmdb, v.get("id"))
-        .add(Ns::Tvdb, v.get("theTvDbId"));
-    m.ids
-        .add(Ns::Imdb, v.get("imdbId"))
-        .add(Ns::Imdb, v.pointer("/externalIds/imdbId"));
-    m.text("title", v.get("title"))
-        .text("overview", v.get("overview"))
-        .year_from(v.get("firstAired"))
-        .flag("available", v.get("available"))
-        .flag("requested", v.get("requested"))
-        .request_target(TargetKind::TvParent, v.get("requestId"))
-        .list("genres", genre_names(v))
-        .artwork(safe_artwork_uri(v.pointer("/images/original")))
-        .artwork(safe_artwork_uri(v.get("banner")));
-    // `rating` is TMDB's vote average as a culture-formatted string: only plain decimals are read.
-    if let Some(r) = v
-        .get("rating")
-        .and_then(Value::as_str)
-        .filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.'))
-        && let Ok(n) = r.parse::<f64>()
-    {
-        m.rating("tmdb_vote_average", Some(&json!(n)));
-    }
+    let mut m = tv::full_info(v);
     if include.credits {
         let cast = credits(v.get("cast"), "person", Some("character"), |_| {
             Some("Acting")
@@ -348,7 +296,7 @@ fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
-    let mut item = project_tvmaze(&v);
+    let mut item = tv::tvmaze(&v);
     let mut warnings = vec!["TV request state is not reported by the TVDB (TVMaze-backed) route: look the show up by TMDB id for it".to_owned()];
     if include.seasons {
         item.list("seasons", seasons(&v));

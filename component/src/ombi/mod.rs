@@ -12,6 +12,7 @@ mod details;
 mod details_people;
 mod ids;
 mod media;
+mod project;
 mod reads;
 mod search;
 mod settings_revision;

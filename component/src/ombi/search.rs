@@ -5,6 +5,7 @@
 
 use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
+use super::project::{movie, tv};
 use super::shape::records;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
@@ -177,47 +178,12 @@ enum Row {
 
 fn project(row: &Value, kind: Row, warnings: &mut Vec<String>) -> MediaItem {
     match kind {
-        Row::Movie => project_movie(row),
-        Row::TvMaze => project_tvmaze(row),
+        Row::Movie => movie::list_item(row),
+        Row::TvMaze => tv::tvmaze(row),
         Row::Artist => project_artist(row),
         Row::Album => project_album(row),
         Row::Multi => project_multi(row, warnings),
     }
-}
-
-/// `SearchMovieViewModel` (v1 search routes; `theMovieDbId` = `id` = TMDB).
-pub fn project_movie(row: &Value) -> MediaItem {
-    let mut m = MediaItem::new("movie");
-    m.ids
-        .add(Ns::Tmdb, row.get("theMovieDbId"))
-        .add(Ns::Tmdb, row.get("id"))
-        .add(Ns::Imdb, row.get("imdbId"));
-    m.text("title", row.get("title"))
-        .text("overview", row.get("overview"))
-        .year_from(row.get("releaseDate"))
-        .flag("available", row.get("available"))
-        .flag("requested", row.get("requested"))
-        .request_target(TargetKind::Movie, row.get("requestId"))
-        .rating("tmdb_vote_average", row.get("voteAverage"))
-        .artwork(safe_artwork_uri(row.get("posterPath")));
-    m
-}
-
-/// v1 `SearchTvShowViewModel` from TVMaze: `theMovieDbId`/`id` = TVDB, `seriesId` = TVMaze.
-/// Request state is left out (unreliable on this route).
-pub fn project_tvmaze(row: &Value) -> MediaItem {
-    let mut m = MediaItem::new("tv");
-    m.ids
-        .add(Ns::Tvdb, row.get("theMovieDbId"))
-        .add(Ns::Tvdb, row.get("id"))
-        .add(Ns::Tvmaze, row.get("seriesId"))
-        .add(Ns::Imdb, row.get("imdbId"));
-    m.text("title", row.get("title"))
-        .text("overview", row.get("overview"))
-        .year_from(row.get("firstAired"))
-        .flag("available", row.get("available"))
-        .artwork(safe_artwork_uri(row.get("banner")));
-    m
 }
 
 fn project_artist(row: &Value) -> MediaItem {
@@ -232,7 +198,7 @@ fn project_artist(row: &Value) -> MediaItem {
 }
 
 /// `SearchAlbumViewModel`: identity is `foreignAlbumId` (`id` is always 0).
-pub fn project_album(row: &Value) -> MediaItem {
+fn project_album(row: &Value) -> MediaItem {
     let mut m = MediaItem::new("album");
     m.ids.add(Ns::Musicbrainz, row.get("foreignAlbumId"));
     m.text("title", row.get("title"))

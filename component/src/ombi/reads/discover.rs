@@ -12,6 +12,7 @@ use crate::contract::{Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
+use crate::ombi::project;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
@@ -218,30 +219,10 @@ fn discover_model(filters: &Value) -> Value {
 
 fn project(row: &Value, tv: bool) -> Value {
     if tv {
-        project_tv(row).into_json()
+        project::tv::list_item(row).into_json()
     } else {
-        crate::ombi::search::project_movie(row).into_json()
+        project::movie::list_item(row).into_json()
     }
-}
-
-/// v2 TV browse item (`SearchTvShowViewModel` mapped from TMDB): `id` and, when set,
-/// `theMovieDbId` are TMDB; `seriesId` is 0 or TMDB and never TVMaze; `requestId` is the TV
-/// parent request; `rating` is a culture-formatted string and is dropped (docs/ombi-behaviours.md#culture-formatted-numbers).
-fn project_tv(row: &Value) -> MediaItem {
-    let mut m = MediaItem::new("tv");
-    m.ids
-        .add(Ns::Tmdb, row.get("theMovieDbId"))
-        .add(Ns::Tmdb, row.get("id"))
-        .add(Ns::Tvdb, row.get("theTvDbId"))
-        .add(Ns::Imdb, row.get("imdbId"));
-    m.text("title", row.get("title"))
-        .text("overview", row.get("overview"))
-        .year_from(row.get("firstAired"))
-        .flag("available", row.get("available"))
-        .flag("requested", row.get("requested"))
-        .request_target(TargetKind::TvParent, row.get("requestId"))
-        .artwork(safe_artwork_uri(row.get("posterPath")));
-    m
 }
 
 /// The `requested` category: Ombi's own paged route ignores the offset in its cache key,

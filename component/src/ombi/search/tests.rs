@@ -3,21 +3,6 @@ use crate::testing::{FakeUpstream, call};
 use crate::upstream::Method;
 
 #[test]
-fn tvmaze_rows_label_tvdb_and_tvmaze_and_omit_request_state() {
-    let row = json!({"id": 81189, "theMovieDbId": "81189", "seriesId": 169, "imdbId": "tt0903747",
-                     "title": "Breaking Bad", "requested": false, "requestId": 0, "available": false});
-    let v = project_tvmaze(&row).into_json();
-    assert_eq!(
-        v["identifiers"],
-        json!([
-        {"namespace": "tvdb", "value": "81189"}, {"namespace": "tvmaze", "value": "169"},
-        {"namespace": "imdb", "value": "tt0903747"}])
-    );
-    assert!(v.get("requested").is_none());
-    assert!(v.get("request_targets").is_none());
-}
-
-#[test]
 fn multi_media_type_is_case_insensitive_and_year_suffix_split() {
     let mut w = Vec::new();
     let v = project_multi(
@@ -37,18 +22,6 @@ fn multi_media_type_is_case_insensitive_and_year_suffix_split() {
         (Some("The Matrix"), Some(1999))
     );
     assert!(w.is_empty());
-}
-
-#[test]
-fn movie_request_target_only_with_a_request() {
-    let v = project_movie(
-        &json!({"id": 603, "theMovieDbId": "603", "requestId": 0, "requested": false}),
-    )
-    .into_json();
-    assert!(v.get("request_targets").is_none());
-    assert_eq!(v["requested"], false);
-    let v = project_movie(&json!({"id": 603, "requestId": 12})).into_json();
-    assert_eq!(v["request_targets"], json!([{"kind": "movie", "id": 12}]));
 }
 
 #[test]

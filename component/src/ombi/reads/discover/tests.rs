@@ -1,6 +1,6 @@
 //! Handler and projection tests for `read_discover`.
 
-use super::{BrowseRow, project_tv};
+use super::BrowseRow;
 use crate::testing::{FakeUpstream, call, json_response};
 use crate::upstream::{HttpResponse, Method, UpstreamError};
 use serde_json::{Value, json};
@@ -19,20 +19,6 @@ fn season_trees_are_skipped_while_parsing() {
         rows.iter()
             .all(|r| !r.0.contains_key("seasonRequests") && r.0.contains_key("title"))
     );
-}
-
-#[test]
-fn v2_tv_browse_ids_are_tmdb_and_series_id_is_never_tvmaze() {
-    let v = project_tv(&json!({"id": 1396, "theMovieDbId": null, "seriesId": 1396, "requestId": 7, "title": "Breaking Bad", "rating": "8,9"})).into_json();
-    assert_eq!(
-        v["identifiers"],
-        json!([{"namespace": "tmdb", "value": "1396"}])
-    );
-    assert_eq!(
-        v["request_targets"],
-        json!([{"kind": "tv_parent", "id": 7}])
-    );
-    assert!(v.get("ratings").is_none());
 }
 
 #[test]
