@@ -13,8 +13,10 @@ use super::project::{movie, tv};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::Ombi;
+use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
@@ -29,6 +31,18 @@ fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
     json!({"if": {"required": ["id_namespace"], "properties": {"id_namespace": {"const": ns}}},
            "then": {"properties": {"media": media, "id": {"pattern": id_pattern}}}})
 }
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_media",
+    title: "Media details",
+    description: "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",
+    access: Access::Read,
+    families: &["media_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -1,6 +1,8 @@
 //! The Ombi backend: its client, projections and the native tools.
 //!
-//! Tools are registered per module (`TOOLS` slices) and chained here in catalogue order.
+//! Every tool declares its `OmbiTool` spec as `TOOL` in its own file, next to its input schema
+//! and handler; each group lists its tools (`TOOLS`) in catalogue order and `registry` chains
+//! the groups.
 
 use crate::prelude::*;
 mod admin;
@@ -24,7 +26,7 @@ pub(crate) use client::Ombi;
 pub(crate) use config::OmbiConfig;
 
 use crate::contract::{self, Rendered, Reply};
-use crate::tool::{Access, Backend, CallContext, ToolDescriptor, ToolSpec, UnknownTool};
+use crate::tool::{Backend, CallContext, ToolDescriptor, ToolSpec, UnknownTool};
 use crate::upstream::Upstream;
 
 /// The Ombi tools, in catalogue order: reads first, then writes (their handlers are this
@@ -107,27 +109,5 @@ impl Backend for OmbiBackend {
     }
 }
 
-/// The read tools of the foundation slice.
-static CORE_READS: &[&OmbiTool] = &[&READ_SEARCH, &READ_MEDIA];
-
-static READ_SEARCH: OmbiTool = OmbiTool {
-    name: "read_search",
-    title: "Search media",
-    description: "Search Ombi for movies, TV shows, music and people by name. Returns media records with their ids (TMDB, TVDB, IMDb, MusicBrainz...), availability and request state where Ombi reports it. Use the ids with read_media or write_request_create.",
-    access: Access::Read,
-    families: &["media_page"],
-    input_schema: search::input_schema,
-    handler: search::run,
-    reconcile_with: None,
-};
-
-static READ_MEDIA: OmbiTool = OmbiTool {
-    name: "read_media",
-    title: "Media details",
-    description: "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",
-    access: Access::Read,
-    families: &["media_page"],
-    input_schema: details::input_schema,
-    handler: details::run,
-    reconcile_with: None,
-};
+/// The search and media-details tools, listed first.
+static CORE_READS: &[&OmbiTool] = &[&search::TOOL, &details::TOOL];

@@ -9,8 +9,10 @@ use super::project::{movie, tv};
 use super::shape::records;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::{Method, encode_segment};
@@ -18,6 +20,18 @@ use serde_json::{Value, json};
 
 /// Ombi's `ResultLimit` for v1 movie search and person credits.
 const OMBI_MOVIE_RESULT_LIMIT: usize = 10;
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_search",
+    title: "Search media",
+    description: "Search Ombi for movies, TV shows, music and people by name. Returns media records with their ids (TMDB, TVDB, IMDb, MusicBrainz...), availability and request state where Ombi reports it. Use the ids with read_media or write_request_create.",
+    access: Access::Read,
+    families: &["media_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

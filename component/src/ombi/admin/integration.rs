@@ -8,9 +8,11 @@
 use super::common::{self, array, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::ids::id_text;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
@@ -33,6 +35,18 @@ const PAIRS: &[(&str, &[&str])] = &[
     ("emby", &["users"]),
     ("jellyfin", &["users"]),
 ];
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_integration",
+    title: "Connected services",
+    description: "List what Ombi's connected services offer: Sonarr, Radarr (standard and 4K) and Lidarr quality profiles, root folders, language profiles, tags and version, and the user accounts of the Plex, Emby and Jellyfin servers (including Plex watchlist sync users).",
+    access: Access::Read,
+    families: &["reference_page", "user_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -10,15 +10,29 @@ use super::artwork;
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::{Args, Window};
 use serde_json::{Value, json};
 
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).
 const RECENTLY_ADDED_CAP: usize = 30;
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_library",
+    title: "Library and calendar",
+    description: "See what the media servers (Plex, Emby, Jellyfin) added in the last week, the release calendar of requested titles, or the poster, background or banner image of a movie, show or album.",
+    access: Access::Read,
+    families: &["media_page", "calendar_page", "artwork_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

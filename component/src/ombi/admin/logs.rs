@@ -9,9 +9,11 @@
 use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::{MAX_BODY_BYTES, Method};
@@ -27,6 +29,18 @@ const MAX_LINES: usize = 500;
 /// Bytes of line text per result, leaving room for the envelope inside 64 KiB; enforced here so
 /// that from-the-end reads lose their oldest lines, not their newest.
 const LINE_BYTES_BUDGET: usize = 48 * 1024;
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_logs",
+    title: "Read server logs",
+    description: "List Ombi's log files (newest first) and read lines of one of them, newest lines by default. Values that look like credentials or e-mail addresses are redacted. Needs an administrator.",
+    access: Access::Read,
+    families: &["logs"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

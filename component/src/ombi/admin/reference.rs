@@ -9,8 +9,10 @@ use super::common::{self, array, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
@@ -34,6 +36,18 @@ const KINDS: &[&str] = &[
     "request_statuses",
     "limit_types",
 ];
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "read_reference",
+    title: "Reference lists",
+    description: "List the ids and names Ombi uses elsewhere: TMDB genres, languages, streaming countries, issue categories, roles, TMDB keywords and watch providers, feature flags, and Ombi's code tables (request types, issue statuses, vote types, notification agents, request statuses, limit types). Use the values as arguments of other tools or to decode *_code fields.",
+    access: Access::Read,
+    families: &["reference_page"],
+    input_schema,
+    handler: run,
+    reconcile_with: None,
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

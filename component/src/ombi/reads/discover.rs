@@ -24,7 +24,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub static READ_DISCOVER: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_discover",
     title: "Discover media",
     description: "Browse movies and TV shows through Ombi: popular, top rated, upcoming, trending, seasonal, recently requested, anticipated, titles similar to a movie, or movies matching filters (year, decade, genres, keywords, watch providers, companies). Returns media records with their ids and request state.",

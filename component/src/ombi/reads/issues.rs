@@ -18,7 +18,7 @@ use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_ISSUES: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_issues",
     title: "Read issues",
     description: "Read issues reported on Ombi media: a page of issues by status, one issue, the issues of a request or of a media provider id, an issue's comments, issues grouped by title, or issue counts by status.",

@@ -15,12 +15,12 @@ use crate::ombi::OmbiTool;
 
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&OmbiTool] = &[
-    &discover::READ_DISCOVER,
-    &requests::READ_REQUESTS,
-    &request_stats::READ_REQUEST_STATS,
-    &issues::READ_ISSUES,
-    &votes::READ_VOTES,
-    &users::READ_USERS,
+    &discover::TOOL,
+    &requests::TOOL,
+    &request_stats::TOOL,
+    &issues::TOOL,
+    &votes::TOOL,
+    &users::TOOL,
 ];
 
 #[cfg(test)]

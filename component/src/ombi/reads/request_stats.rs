@@ -17,7 +17,7 @@ use crate::upstream::encode_segment;
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub static READ_REQUEST_STATS: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_request_stats",
     title: "Read request statistics",
     description: "Read request statistics from Ombi: request counts by state across the server, request quotas of the acting user or of a selected user, or request and completion totals for a time window (admins only).",

@@ -19,7 +19,7 @@ use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_REQUESTS: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_requests",
     title: "Read requests",
     description: "Read media requests in Ombi: a page of movie, TV or album requests (optionally by status and sorted), one request, the child requests of a TV request, a search of requests by title, the most recent requests, or the queue of requests that failed to reach Sonarr/Radarr/Lidarr.",

@@ -15,7 +15,7 @@ use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_USERS: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_users",
     title: "Read users",
     description: "Read Ombi users: the full list, a cheap directory of names, the current user, one user by id, who is online now, or which notification agents a user has set up.",

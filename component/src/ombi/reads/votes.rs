@@ -15,7 +15,7 @@ use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// The tool.
-pub static READ_VOTES: OmbiTool = OmbiTool {
+pub(super) static TOOL: OmbiTool = OmbiTool {
     name: "read_votes",
     title: "Read votes",
     description: "Read request votes in Ombi: the overview of pending requests with their up and down vote counts, or the individual votes cast on one request (TV requests are addressed by their child request id).",

@@ -8,11 +8,25 @@
 use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_issue_comment",
+    title: "Comment on an issue",
+    description: "Add a comment to an issue (needs a user to act as), or delete a comment (administrators and power users).",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_issues"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

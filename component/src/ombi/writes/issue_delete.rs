@@ -6,10 +6,24 @@
 use super::outcome::{bool_answer, bool_reply, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_issue_delete",
+    title: "Delete an issue",
+    description: "Delete an issue and all its comments for good (administrators and power users). Ombi notifies about the deletion.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_issues"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -9,7 +9,9 @@
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -26,6 +28,18 @@ const AGENTS: [(&str, i64); 9] = [
     ("whatsapp", 10),
     ("ntfy", 11),
 ];
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_notification_preferences",
+    title: "Set a user's notification address",
+    description: "Set or clear where one user receives notifications from one service (Discord, Telegram, Pushover...). Editing other users needs an administrator or power user to act as.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_users"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -10,11 +10,25 @@ use super::common::{
 use super::outcome::{Outcome, failure_with, no_user_warning};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_request_approve",
+    title: "Approve a request",
+    description: "Approve a pending movie, TV (child) or album request so Ombi sends it to Radarr/Sonarr/Lidarr. Needs an administrator or power user. Take request ids from read_requests.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_requests"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

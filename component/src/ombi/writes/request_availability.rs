@@ -9,10 +9,24 @@ use super::common::{
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_request_availability",
+    title: "Mark a request (un)available",
+    description: "Mark a movie, TV (child) or album request as available (notifies the requester) or unavailable. Needs an administrator or power user.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_requests"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -10,10 +10,24 @@ use super::common::{
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_request_reprocess",
+    title: "Re-send a request",
+    description: "Send an approved movie or TV (child) request to Radarr/Sonarr again, for example after a failed send. Needs an administrator or power user.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_requests"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

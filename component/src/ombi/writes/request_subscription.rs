@@ -7,11 +7,25 @@ use super::common::{media_property, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_request_subscription",
+    title: "Follow a request",
+    description: "Subscribe the acting user to notifications about a movie or TV (child) request, or unsubscribe. Ombi does not confirm that the request exists.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_requests"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -6,10 +6,24 @@
 use super::outcome::{bool_answer, bool_reply, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_retry_queue_remove",
+    title: "Drop a failed send from the retry queue",
+    description: "Remove one entry from Ombi's retry queue of failed sends, by its queue id from read_requests (view retry_queue). Needs an administrator.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_requests"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

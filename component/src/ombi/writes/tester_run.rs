@@ -9,7 +9,9 @@ use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -28,6 +30,18 @@ const NOTIFIERS: [&str; 10] = [
 ];
 const ARRS: [&str; 4] = ["sonarr", "radarr", "radarr_4k", "lidarr"];
 const SERVERS: [&str; 3] = ["plex", "emby", "jellyfin"];
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_tester_run",
+    title: "Test an integration",
+    description: "Test a configured notification service, Radarr/Sonarr/Lidarr or media server with its saved settings; notification tests send a real test message. Needs an administrator.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_logs"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

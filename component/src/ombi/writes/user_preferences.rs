@@ -8,10 +8,24 @@
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_user_preferences",
+    title: "Set my language or streaming country",
+    description: "Set the acting user's interface language and/or streaming country in Ombi. Needs a user to act as; refused with the bare API key.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_users"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -8,10 +8,24 @@ use super::common::{media_property, mentions, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
+use crate::ombi::OmbiTool;
 use crate::prelude::*;
+use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
+
+/// The tool.
+pub(super) static TOOL: OmbiTool = OmbiTool {
+    name: "write_vote",
+    title: "Vote on a request",
+    description: "Vote a movie, TV (child) or album request up or down as the acting user, replacing that user's earlier vote. Enough upvotes make Ombi approve the request and send it to Radarr/Sonarr/Lidarr.",
+    access: Access::Write,
+    families: &["mutation"],
+    input_schema,
+    handler: run,
+    reconcile_with: Some("read_votes"),
+};
 
 /// The input schema.
 pub fn input_schema() -> Value {
