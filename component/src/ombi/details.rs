@@ -16,7 +16,6 @@ use crate::ombi::Ombi;
 use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
@@ -33,16 +32,14 @@ fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
 }
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_media",
-    title: "Media details",
-    description: "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",
-    access: Access::Read,
-    families: &["media_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_media",
+    "Media details",
+    "Read one movie, TV show, album, artist, person or collection by id (TMDB by default; IMDb, TVDB, MusicBrainz or an Ombi request id where noted), with optional cast and crew, streaming providers, ratings and seasons. Persons need the person's name, since Ombi returns only ids.",
+    &["media_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -12,7 +12,6 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::{Method, encode_segment};
@@ -22,16 +21,14 @@ use serde_json::{Value, json};
 const OMBI_MOVIE_RESULT_LIMIT: usize = 10;
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_search",
-    title: "Search media",
-    description: "Search Ombi for movies, TV shows, music and people by name. Returns media records with their ids (TMDB, TVDB, IMDb, MusicBrainz...), availability and request state where Ombi reports it. Use the ids with read_media or write_request_create.",
-    access: Access::Read,
-    families: &["media_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_search",
+    "Search media",
+    "Search Ombi for movies, TV shows, music and people by name. Returns media records with their ids (TMDB, TVDB, IMDb, MusicBrainz...), availability and request state where Ombi reports it. Use the ids with read_media or write_request_create.",
+    &["media_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

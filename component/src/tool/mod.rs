@@ -59,6 +59,49 @@ pub struct ToolSpec<H> {
 }
 
 impl<H> ToolSpec<H> {
+    /// A read tool returning one of `families`.
+    pub const fn read(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        families: &'static [&'static str],
+        input_schema: fn() -> Value,
+        handler: H,
+    ) -> Self {
+        Self {
+            name,
+            title,
+            description,
+            access: Access::Read,
+            families,
+            input_schema,
+            handler,
+            reconcile_with: None,
+        }
+    }
+
+    /// A write tool: it returns `mutation`, and the read tool `reconcile_with` checks an
+    /// unknown outcome.
+    pub const fn write(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        reconcile_with: &'static str,
+        input_schema: fn() -> Value,
+        handler: H,
+    ) -> Self {
+        Self {
+            name,
+            title,
+            description,
+            access: Access::Write,
+            families: &["mutation"],
+            input_schema,
+            handler,
+            reconcile_with: Some(reconcile_with),
+        }
+    }
+
     /// MCP annotations.
     pub fn annotations(&self) -> Value {
         self.access.annotations(self.title)

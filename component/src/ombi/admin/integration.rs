@@ -12,7 +12,6 @@ use crate::ombi::OmbiTool;
 use crate::ombi::ids::id_text;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
@@ -37,16 +36,14 @@ const PAIRS: &[(&str, &[&str])] = &[
 ];
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_integration",
-    title: "Connected services",
-    description: "List what Ombi's connected services offer: Sonarr, Radarr (standard and 4K) and Lidarr quality profiles, root folders, language profiles, tags and version, and the user accounts of the Plex, Emby and Jellyfin servers (including Plex watchlist sync users).",
-    access: Access::Read,
-    families: &["reference_page", "user_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_integration",
+    "Connected services",
+    "List what Ombi's connected services offer: Sonarr, Radarr (standard and 4K) and Lidarr quality profiles, root folders, language profiles, tags and version, and the user accounts of the Plex, Emby and Jellyfin servers (including Plex watchlist sync users).",
+    &["reference_page", "user_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -15,7 +15,6 @@ use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::{Args, Window};
 use serde_json::{Value, json};
 
@@ -23,16 +22,14 @@ use serde_json::{Value, json};
 const RECENTLY_ADDED_CAP: usize = 30;
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_library",
-    title: "Library and calendar",
-    description: "See what the media servers (Plex, Emby, Jellyfin) added in the last week, the release calendar of requested titles, or the poster, background or banner image of a movie, show or album.",
-    access: Access::Read,
-    families: &["media_page", "calendar_page", "artwork_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_library",
+    "Library and calendar",
+    "See what the media servers (Plex, Emby, Jellyfin) added in the last week, the release calendar of requested titles, or the poster, background or banner image of a movie, show or album.",
+    &["media_page", "calendar_page", "artwork_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -13,7 +13,6 @@ use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::{MAX_BODY_BYTES, Method};
@@ -31,16 +30,14 @@ const MAX_LINES: usize = 500;
 const LINE_BYTES_BUDGET: usize = 48 * 1024;
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_logs",
-    title: "Read server logs",
-    description: "List Ombi's log files (newest first) and read lines of one of them, newest lines by default. Values that look like credentials or e-mail addresses are redacted. Needs an administrator.",
-    access: Access::Read,
-    families: &["logs"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_logs",
+    "Read server logs",
+    "List Ombi's log files (newest first) and read lines of one of them, newest lines by default. Values that look like credentials or e-mail addresses are redacted. Needs an administrator.",
+    &["logs"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

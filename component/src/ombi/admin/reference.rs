@@ -12,7 +12,6 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
@@ -38,16 +37,14 @@ const KINDS: &[&str] = &[
 ];
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_reference",
-    title: "Reference lists",
-    description: "List the ids and names Ombi uses elsewhere: TMDB genres, languages, streaming countries, issue categories, roles, TMDB keywords and watch providers, feature flags, and Ombi's code tables (request types, issue statuses, vote types, notification agents, request statuses, limit types). Use the values as arguments of other tools or to decode *_code fields.",
-    access: Access::Read,
-    families: &["reference_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_reference",
+    "Reference lists",
+    "List the ids and names Ombi uses elsewhere: TMDB genres, languages, streaming countries, issue categories, roles, TMDB keywords and watch providers, feature flags, and Ombi's code tables (request types, issue statuses, vote types, notification agents, request statuses, limit types). Use the values as arguments of other tools or to decode *_code fields.",
+    &["reference_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

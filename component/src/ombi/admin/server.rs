@@ -11,23 +11,20 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::shape;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_server",
-    title: "Server status",
-    description: "Check the Ombi server: whether it is up and its version, safe build facts (branch, runtime, database types), whether its last update check found a newer version, server-wide request counts, which integrations and features are switched on, and its health check.",
-    access: Access::Read,
-    families: &["metrics", "reference_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_server",
+    "Server status",
+    "Check the Ombi server: whether it is up and its version, safe build facts (branch, runtime, database types), whether its last update check found a newer version, server-wide request counts, which integrations and features are switched on, and its health check.",
+    &["metrics", "reference_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -12,7 +12,6 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::settings_revision::{self, leaf_value};
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
@@ -143,16 +142,14 @@ static SECTIONS: &[Section] = &[
 ];
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_settings",
-    title: "Read settings",
-    description: "Read one section of Ombi's settings as named values (general, customization, issues, votes, user management, authentication, TMDB filters, landing page, job schedules, Sonarr, Radarr, Radarr 4K, feature flags). Credentials and server addresses are never shown; the names of fields held back are listed. The revision it returns lets write_settings_update detect concurrent changes.",
-    access: Access::Read,
-    families: &["settings"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_settings",
+    "Read settings",
+    "Read one section of Ombi's settings as named values (general, customization, issues, votes, user management, authentication, TMDB filters, landing page, job schedules, Sonarr, Radarr, Radarr 4K, feature flags). Credentials and server addresses are never shown; the names of fields held back are listed. The revision it returns lets write_settings_update detect concurrent changes.",
+    &["settings"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

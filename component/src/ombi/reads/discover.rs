@@ -16,7 +16,6 @@ use crate::ombi::project;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::{Args, Window};
 use crate::upstream::Effect;
 use crate::upstream::Method;
@@ -24,16 +23,14 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_discover",
-    title: "Discover media",
-    description: "Browse movies and TV shows through Ombi: popular, top rated, upcoming, trending, seasonal, recently requested, anticipated, titles similar to a movie, or movies matching filters (year, decade, genres, keywords, watch providers, companies). Returns media records with their ids and request state.",
-    access: Access::Read,
-    families: &["media_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_discover",
+    "Discover media",
+    "Browse movies and TV shows through Ombi: popular, top rated, upcoming, trending, seasonal, recently requested, anticipated, titles similar to a movie, or movies matching filters (year, decade, genres, keywords, watch providers, companies). Returns media records with their ids and request state.",
+    &["media_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 const MOVIE_CATEGORIES: [&str; 8] = [
     "popular",

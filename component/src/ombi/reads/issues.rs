@@ -12,22 +12,19 @@ use crate::ombi::codes::{issue_status_code, issue_status_label};
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::{Args, Window};
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_issues",
-    title: "Read issues",
-    description: "Read issues reported on Ombi media: a page of issues by status, one issue, the issues of a request or of a media provider id, an issue's comments, issues grouped by title, or issue counts by status.",
-    access: Access::Read,
-    families: &["issue_page", "comment_page", "group_page", "metrics"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_issues",
+    "Read issues",
+    "Read issues reported on Ombi media: a page of issues by status, one issue, the issues of a request or of a media provider id, an issue's comments, issues grouped by title, or issue counts by status.",
+    &["issue_page", "comment_page", "group_page", "metrics"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 fn input_schema() -> Value {
     json!({

@@ -11,22 +11,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Map, Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_request_stats",
-    title: "Read request statistics",
-    description: "Read request statistics from Ombi: request counts by state across the server, request quotas of the acting user or of a selected user, or request and completion totals for a time window (admins only).",
-    access: Access::Read,
-    families: &["metrics"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_request_stats",
+    "Read request statistics",
+    "Read request statistics from Ombi: request counts by state across the server, request quotas of the acting user or of a selected user, or request and completion totals for a time window (admins only).",
+    &["metrics"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 /// ISO-8601 date or date-time, as Ombi binds it from the query string.
 const DATE_TIME_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,7})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$";

@@ -13,22 +13,19 @@ use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::{Args, Window};
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_requests",
-    title: "Read requests",
-    description: "Read media requests in Ombi: a page of movie, TV or album requests (optionally by status and sorted), one request, the child requests of a TV request, a search of requests by title, the most recent requests, or the queue of requests that failed to reach Sonarr/Radarr/Lidarr.",
-    access: Access::Read,
-    families: &["request_page", "retry_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_requests",
+    "Read requests",
+    "Read media requests in Ombi: a page of movie, TV or album requests (optionally by status and sorted), one request, the child requests of a TV request, a search of requests by title, the most recent requests, or the queue of requests that failed to reach Sonarr/Radarr/Lidarr.",
+    &["request_page", "retry_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 fn input_schema() -> Value {
     let only = |views: &[&str], props: &[&str]| {

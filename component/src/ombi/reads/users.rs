@@ -9,22 +9,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_users",
-    title: "Read users",
-    description: "Read Ombi users: the full list, a cheap directory of names, the current user, one user by id, who is online now, or which notification agents a user has set up.",
-    access: Access::Read,
-    families: &["user_page", "reference_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_users",
+    "Read users",
+    "Read Ombi users: the full list, a cheap directory of names, the current user, one user by id, who is online now, or which notification agents a user has set up.",
+    &["user_page", "reference_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 fn input_schema() -> Value {
     json!({

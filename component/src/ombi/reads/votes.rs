@@ -10,21 +10,18 @@ use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "read_votes",
-    title: "Read votes",
-    description: "Read request votes in Ombi: the overview of pending requests with their up and down vote counts, or the individual votes cast on one request (TV requests are addressed by their child request id).",
-    access: Access::Read,
-    families: &["vote_page"],
+pub(super) static TOOL: OmbiTool = OmbiTool::read(
+    "read_votes",
+    "Read votes",
+    "Read request votes in Ombi: the overview of pending requests with their up and down vote counts, or the individual votes cast on one request (TV requests are addressed by their child request id).",
+    &["vote_page"],
     input_schema,
-    handler: run,
-    reconcile_with: None,
-};
+    run,
+);
 
 fn input_schema() -> Value {
     json!({

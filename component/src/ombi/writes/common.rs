@@ -22,13 +22,34 @@ pub fn request_id_property() -> Value {
 }
 
 /// The `is_4k` property.
-pub fn is_4k_property() -> Value {
+fn is_4k_property() -> Value {
     json!({"type": "boolean", "description": "Act on the 4K side of a movie request (movie only; default false)."})
 }
 
 /// `is_4k` only with `media: movie`.
-pub fn is_4k_movie_only() -> Value {
+fn is_4k_movie_only() -> Value {
     json!({"if": {"required": ["is_4k"]}, "then": {"properties": {"media": {"const": "movie"}}}})
+}
+
+/// The input schema of a write that acts on one request ([`RequestRef`]): `media` (one of
+/// `kinds`), `request_id` and `is_4k` (movies only), plus the tool's own required `extra`
+/// properties.
+pub fn request_schema(kinds: &[&str], extra: &[(&str, Value)]) -> Value {
+    let mut properties = json!({
+        "media": media_property(kinds), "request_id": request_id_property(), "is_4k": is_4k_property()
+    });
+    let mut required = vec![json!("media"), json!("request_id")];
+    for (name, schema) in extra {
+        properties[*name] = schema.clone();
+        required.push(json!(name));
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+        "allOf": [is_4k_movie_only()]
+    })
 }
 
 /// The target kind of `media` (`tv` requests are addressed by child id).

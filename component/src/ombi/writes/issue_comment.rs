@@ -11,22 +11,19 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_issue_comment",
-    title: "Comment on an issue",
-    description: "Add a comment to an issue (needs a user to act as), or delete a comment (administrators and power users).",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_issue_comment",
+    "Comment on an issue",
+    "Add a comment to an issue (needs a user to act as), or delete a comment (administrators and power users).",
+    "read_issues",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_issues"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -9,22 +9,19 @@ use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_issue_create",
-    title: "Report an issue",
-    description: "Report a problem with a movie, TV show or album (wrong audio, missing subtitles...) in Ombi. Take the category id from read_reference (issue_categories). The acting user is the reporter; Ombi notifies administrators.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_issue_create",
+    "Report an issue",
+    "Report a problem with a movie, TV show or album (wrong audio, missing subtitles...) in Ombi. Take the category id from read_reference (issue_categories). The acting user is the reporter; Ombi notifies administrators.",
+    "read_issues",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_issues"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

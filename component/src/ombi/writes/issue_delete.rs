@@ -8,22 +8,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_issue_delete",
-    title: "Delete an issue",
-    description: "Delete an issue and all its comments for good (administrators and power users). Ombi notifies about the deletion.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_issue_delete",
+    "Delete an issue",
+    "Delete an issue and all its comments for good (administrators and power users). Ombi notifies about the deletion.",
+    "read_issues",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_issues"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

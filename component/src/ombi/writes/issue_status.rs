@@ -8,22 +8,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::codes::issue_status_code;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_issue_status",
-    title: "Change an issue's status",
-    description: "Set an issue to pending, in progress or resolved. To delete an issue use write_issue_delete.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_issue_status",
+    "Change an issue's status",
+    "Set an issue to pending, in progress or resolved. To delete an issue use write_issue_delete.",
+    "read_issues",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_issues"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

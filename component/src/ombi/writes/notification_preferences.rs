@@ -11,7 +11,6 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -30,16 +29,14 @@ const AGENTS: [(&str, i64); 9] = [
 ];
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_notification_preferences",
-    title: "Set a user's notification address",
-    description: "Set or clear where one user receives notifications from one service (Discord, Telegram, Pushover...). Editing other users needs an administrator or power user to act as.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_notification_preferences",
+    "Set a user's notification address",
+    "Set or clear where one user receives notifications from one service (Discord, Telegram, Pushover...). Editing other users needs an administrator or power user to act as.",
+    "read_users",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_users"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

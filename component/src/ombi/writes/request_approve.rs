@@ -4,41 +4,30 @@
 //! `RequestEngineResult`. Ombi saves a movie approval before sending it to Radarr, so a failed
 //! send comes back as `result: false` with only a message while the approval stands.
 
-use super::common::{
-    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
-};
+use super::common::{RequestRef, request_schema};
 use super::outcome::{Outcome, failure_with, no_user_warning};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_approve",
-    title: "Approve a request",
-    description: "Approve a pending movie, TV (child) or album request so Ombi sends it to Radarr/Sonarr/Lidarr. Needs an administrator or power user. Take request ids from read_requests.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_approve",
+    "Approve a request",
+    "Approve a pending movie, TV (child) or album request so Ombi sends it to Radarr/Sonarr/Lidarr. Needs an administrator or power user. Take request ids from read_requests.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {"media": media_property(&["movie", "tv", "album"]), "request_id": request_id_property(), "is_4k": is_4k_property()},
-        "required": ["media", "request_id"],
-        "additionalProperties": false,
-        "allOf": [is_4k_movie_only()]
-    })
+    request_schema(&["movie", "tv", "album"], &[])
 }
 
 /// The handler.

@@ -3,44 +3,30 @@
 //! `POST /api/v1/Request/{movie|tv}/{available|unavailable}`, `/api/v1/request/music/...` →
 //! `RequestEngineResult`. TV marks every episode of the child; marking available notifies.
 
-use super::common::{
-    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
-};
+use super::common::{RequestRef, request_schema};
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_availability",
-    title: "Mark a request (un)available",
-    description: "Mark a movie, TV (child) or album request as available (notifies the requester) or unavailable. Needs an administrator or power user.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_availability",
+    "Mark a request (un)available",
+    "Mark a movie, TV (child) or album request as available (notifies the requester) or unavailable. Needs an administrator or power user.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "media": media_property(&["movie", "tv", "album"]), "request_id": request_id_property(),
-            "available": {"type": "boolean", "description": "true marks the request available (and notifies the requester), false marks it unavailable."},
-            "is_4k": is_4k_property()
-        },
-        "required": ["media", "request_id", "available"],
-        "additionalProperties": false,
-        "allOf": [is_4k_movie_only()]
-    })
+    let available = json!({"type": "boolean", "description": "true marks the request available (and notifies the requester), false marks it unavailable."});
+    request_schema(&["movie", "tv", "album"], &[("available", available)])
 }
 
 /// The handler.

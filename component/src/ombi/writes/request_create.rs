@@ -13,22 +13,19 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_create",
-    title: "Request media",
-    description: "Ask Ombi for a movie, TV show (all or chosen seasons/episodes), album or a whole TMDB movie collection. Take ids from read_search or read_media. Acting as a user applies that user's permissions, quotas and approval rules; with no user set, the API key acts as Ombi's administrator and the request is approved and sent to Radarr/Sonarr/Lidarr at once. Re-requesting something already requested is refused.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_create",
+    "Request media",
+    "Ask Ombi for a movie, TV show (all or chosen seasons/episodes), album or a whole TMDB movie collection. Take ids from read_search or read_media. Acting as a user applies that user's permissions, quotas and approval rules; with no user set, the API key acts as Ombi's administrator and the request is approved and sent to Radarr/Sonarr/Lidarr at once. Re-requesting something already requested is refused.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -13,22 +13,19 @@ use crate::ombi::Ombi;
 use crate::ombi::OmbiTool;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_delete",
-    title: "Delete a request",
-    description: "Delete a movie, TV show (parent, with all its children), TV child or album request from Ombi. Users may delete their own requests; others need an administrator or power user. Deleting a show's last child request also deletes the show's request.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_delete",
+    "Delete a request",
+    "Delete a movie, TV show (parent, with all its children), TV child or album request from Ombi. Users may delete their own requests; others need an administrator or power user. Deleting a show's last child request also deletes the show's request.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

@@ -4,40 +4,29 @@
 //! `RequestEngineResult`. Ombi re-sends only approved requests and answers `result: true`
 //! either way, so success is only `accepted`.
 
-use super::common::{
-    RequestRef, is_4k_movie_only, is_4k_property, media_property, request_id_property,
-};
+use super::common::{RequestRef, request_schema};
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_reprocess",
-    title: "Re-send a request",
-    description: "Send an approved movie or TV (child) request to Radarr/Sonarr again, for example after a failed send. Needs an administrator or power user.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_reprocess",
+    "Re-send a request",
+    "Send an approved movie or TV (child) request to Radarr/Sonarr again, for example after a failed send. Needs an administrator or power user.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {"media": media_property(&["movie", "tv"]), "request_id": request_id_property(), "is_4k": is_4k_property()},
-        "required": ["media", "request_id"],
-        "additionalProperties": false,
-        "allOf": [is_4k_movie_only()]
-    })
+    request_schema(&["movie", "tv"], &[])
 }
 
 /// The handler.

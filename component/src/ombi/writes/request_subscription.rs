@@ -10,22 +10,19 @@ use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_request_subscription",
-    title: "Follow a request",
-    description: "Subscribe the acting user to notifications about a movie or TV (child) request, or unsubscribe. Ombi does not confirm that the request exists.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_request_subscription",
+    "Follow a request",
+    "Subscribe the acting user to notifications about a movie or TV (child) request, or unsubscribe. Ombi does not confirm that the request exists.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

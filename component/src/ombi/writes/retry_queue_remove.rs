@@ -8,22 +8,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_retry_queue_remove",
-    title: "Drop a failed send from the retry queue",
-    description: "Remove one entry from Ombi's retry queue of failed sends, by its queue id from read_requests (view retry_queue). Needs an administrator.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_retry_queue_remove",
+    "Drop a failed send from the retry queue",
+    "Remove one entry from Ombi's retry queue of failed sends, by its queue id from read_requests (view retry_queue). Needs an administrator.",
+    "read_requests",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_requests"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

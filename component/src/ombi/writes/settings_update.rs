@@ -15,22 +15,19 @@ use crate::ombi::settings_revision::{
     Leaf, SectionSpec, WRITABLE_SECTIONS, leaf_value, revision, section, writable_leaf,
 };
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_settings_update",
-    title: "Change Ombi settings",
-    description: "Change writable, non-secret fields of one Ombi settings section (as listed by read_settings), keeping every other field as it is. Pass the revision from read_settings so a concurrent change is refused instead of overwritten. Needs an administrator.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_settings_update",
+    "Change Ombi settings",
+    "Change writable, non-secret fields of one Ombi settings section (as listed by read_settings), keeping every other field as it is. Pass the revision from read_settings so a concurrent change is refused instead of overwritten. Needs an administrator.",
+    "read_settings",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_settings"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

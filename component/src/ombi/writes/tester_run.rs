@@ -11,7 +11,6 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -32,16 +31,14 @@ const ARRS: [&str; 4] = ["sonarr", "radarr", "radarr_4k", "lidarr"];
 const SERVERS: [&str; 3] = ["plex", "emby", "jellyfin"];
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_tester_run",
-    title: "Test an integration",
-    description: "Test a configured notification service, Radarr/Sonarr/Lidarr or media server with its saved settings; notification tests send a real test message. Needs an administrator.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_tester_run",
+    "Test an integration",
+    "Test a configured notification service, Radarr/Sonarr/Lidarr or media server with its saved settings; notification tests send a real test message. Needs an administrator.",
+    "read_logs",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_logs"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

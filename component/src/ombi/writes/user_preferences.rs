@@ -10,22 +10,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_user_preferences",
-    title: "Set my language or streaming country",
-    description: "Set the acting user's interface language and/or streaming country in Ombi. Needs a user to act as; refused with the bare API key.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_user_preferences",
+    "Set my language or streaming country",
+    "Set the acting user's interface language and/or streaming country in Ombi. Needs a user to act as; refused with the bare API key.",
+    "read_users",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_users"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {

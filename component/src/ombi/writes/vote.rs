@@ -10,22 +10,19 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::prelude::*;
-use crate::tool::Access;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// The tool.
-pub(super) static TOOL: OmbiTool = OmbiTool {
-    name: "write_vote",
-    title: "Vote on a request",
-    description: "Vote a movie, TV (child) or album request up or down as the acting user, replacing that user's earlier vote. Enough upvotes make Ombi approve the request and send it to Radarr/Sonarr/Lidarr.",
-    access: Access::Write,
-    families: &["mutation"],
+pub(super) static TOOL: OmbiTool = OmbiTool::write(
+    "write_vote",
+    "Vote on a request",
+    "Vote a movie, TV (child) or album request up or down as the acting user, replacing that user's earlier vote. Enough upvotes make Ombi approve the request and send it to Radarr/Sonarr/Lidarr.",
+    "read_votes",
     input_schema,
-    handler: run,
-    reconcile_with: Some("read_votes"),
-};
+    run,
+);
 
 /// The input schema.
 pub fn input_schema() -> Value {
