@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The side-by-side benchmark suite (issue 6): builds the component, the harness and the bench
+# The side-by-side benchmark suite: builds the component, the harness and the bench
 # driver, installs the two peers' SDKs (Python `mcp` into target/py, TypeScript
 # `@modelcontextprotocol/sdk` into target/bench/node), runs the criterion micro-benchmarks and
 # the driver, and writes BENCHMARKS.md.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the component and the harness, then runs the demo: an embedded demo Ombi on loopback
-# and a short tour of the tools. Extra arguments go to `host-harness demo` (e.g. --serve).
+# Builds the component and the demo, then runs it: a fake Ombi on loopback and a short tour of
+# the tools. Extra arguments go to `media-mcp-demo` (e.g. --serve: MCP on stdio against that
+# fake instead). The demo is a program of its own (demo/) so that the installed host-harness
+# carries no fake upstream.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build-component.sh
-cargo build --locked --release -p host-harness
-exec target/release/host-harness demo "$@"
+cargo build --locked --release -p media-mcp-demo
+exec target/release/media-mcp-demo "$@"

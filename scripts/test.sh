@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: native unit tests of the component, the harness and its
-# integration tests (real stdio MCP against fake upstreams on loopback), and the official Python
+# Runs every test on a fresh machine: native unit tests of the component, the harness, the fakes
+# and the demo, the integration tests (real stdio MCP against fake upstreams on loopback), and the official Python
 # MCP client against the harness. Installs what it needs (the wasm target, a Python venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/build-component.sh
-cargo build --locked --release -p host-harness
+cargo build --locked --release -p host-harness -p media-mcp-demo
 cargo test --locked --release --workspace
 
 python3 -m venv target/py >/dev/null

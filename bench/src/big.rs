@@ -7,14 +7,15 @@
 use std::time::Instant;
 
 use bytes::Bytes;
-use host_harness::demo::{FakeOmbi, Reply};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
 use serde_json::Value;
 
-use crate::Plan;
 use crate::client::McpClient;
 use crate::floor;
-use crate::measure::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
+use crate::plan::Plan;
 use crate::stats::Summary;
+use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
 
 /// The oversized body's size.
 pub const BIG_BODY_BYTES: usize = 50 * 1024 * 1024;
@@ -69,8 +70,7 @@ pub struct BigBody {
 
 /// A JSON array of search rows (the fixture's, repeated) of at least [`BIG_BODY_BYTES`].
 fn json_body() -> Bytes {
-    let fixture =
-        host_harness::demo::fixtures::fixture("v1-search-movie-term.json").unwrap_or_default();
+    let fixture = media_mcp_fakes::fixture("v1-search-movie-term.json").unwrap_or_default();
     let rows: Vec<Value> = serde_json::from_slice(fixture).unwrap_or_default();
     let rows: Vec<String> = rows.iter().map(Value::to_string).collect();
     let mut body = Vec::with_capacity(BIG_BODY_BYTES + 4096);

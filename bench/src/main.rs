@@ -1,7 +1,7 @@
-//! `media-mcp-bench`: the side-by-side benchmark suite (issue 6). Run it with
+//! `media-mcp-bench`: the side-by-side benchmark suite. Run it with
 //! `scripts/bench.sh`, which builds and installs what it needs first.
 //!
-//! One fake Ombi (`host_harness::demo::FakeOmbi`, loopback, its own thread) serves every
+//! One fake Ombi (`media_mcp_fakes::ombi::FakeOmbi`, loopback, its own thread) serves every
 //! server in the run, so all figures come from the same machine state and are reported as
 //! ratios to baselines measured minutes apart at most:
 //!
@@ -21,57 +21,16 @@ mod floor;
 mod machine;
 mod measure;
 mod micro;
+mod plan;
 mod report;
 mod stats;
+mod workload;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-/// Run sizes.
-#[derive(Debug, Clone, Copy)]
-pub struct Plan {
-    /// Smoke mode (CI): tiny counts, results not written to BENCHMARKS.md.
-    pub smoke: bool,
-    /// Cold starts of fast servers (floor, ours with cache).
-    pub cold_runs: usize,
-    /// Cold starts of slow servers (peers, ours without cache).
-    pub slow_cold_runs: usize,
-    /// Sequential `tools/call`s (and floor GETs) for latency.
-    pub calls: usize,
-    /// Unmeasured calls before that.
-    pub warmup: usize,
-    /// Calls per in-flight slot in the throughput runs.
-    pub calls_per_slot: usize,
-    /// Calls with the 50 MB body.
-    pub big_runs: usize,
-}
-
-impl Plan {
-    fn full() -> Plan {
-        Plan {
-            smoke: false,
-            cold_runs: 30,
-            slow_cold_runs: 10,
-            calls: 1000,
-            warmup: 50,
-            calls_per_slot: 12,
-            big_runs: 3,
-        }
-    }
-
-    fn smoke() -> Plan {
-        Plan {
-            smoke: true,
-            cold_runs: 3,
-            slow_cold_runs: 1,
-            calls: 20,
-            warmup: 2,
-            calls_per_slot: 2,
-            big_runs: 1,
-        }
-    }
-}
+use plan::Plan;
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -12,26 +12,21 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use bytes::Bytes;
-use host_harness::demo::{FakeOmbi, Reply};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
 use serde_json::{Value, json};
 
-use crate::Plan;
 use crate::big::{self, BigBody};
 use crate::client::{McpClient, ServerSpec, cold_start};
 use crate::floor;
+use crate::plan::Plan;
 use crate::stats::Summary;
+use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
 
-/// The route `read_search` with `media: "movie"` reads, as written in the fixture index.
-pub const SEARCH_ROUTE: &str = "/api/v1/Search/movie/{searchTerm}";
-/// What the floor and every server fetch.
-pub const SEARCH_PATH: &str = "/api/v1/Search/movie/matrix";
 /// The upstream delay of the throughput runs.
 pub const UPSTREAM_DELAY: Duration = Duration::from_millis(20);
 /// Calls in flight in the throughput runs.
 pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
-
-/// The fake Ombi's key.
-pub const API_KEY: &str = "bench-key";
 
 /// Everything measured for one server (or floor).
 #[derive(Debug, Clone, Default)]
@@ -76,11 +71,6 @@ impl Results {
             .iter()
             .find(|s| s.name == name && s.skipped.is_none())
     }
-}
-
-/// The arguments of every measured call.
-pub fn search_args() -> Value {
-    json!({"query": "matrix", "media": "movie"})
 }
 
 /// Runs every measurement.
@@ -296,8 +286,7 @@ where
 }
 
 fn slow_reply() -> Reply {
-    let body =
-        host_harness::demo::fixtures::fixture("v1-search-movie-term.json").unwrap_or_default();
+    let body = media_mcp_fakes::fixture("v1-search-movie-term.json").unwrap_or_default();
     Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
 }
 

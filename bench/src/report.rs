@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::Plan;
 use crate::big::{BIG_BODY_BYTES, BODY_CAP_BYTES};
 use crate::measure::{IN_FLIGHT, Results, ServerResult};
 use crate::micro::Micro;
+use crate::plan::Plan;
 use crate::stats::Summary;
 
 /// "Small constant" of the 50 MB target: what the guest and host may hold on top of the cap
@@ -346,7 +346,7 @@ pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> St
         out,
         "\n## Method\n\n\
          * One driver (`bench/src/`, tokio current-thread) spawns every server over stdio and talks \
-           newline-delimited JSON-RPC to it; the fake Ombi (`host_harness::demo::FakeOmbi`) runs on its \
+           newline-delimited JSON-RPC to it; the fake Ombi (`media_mcp_fakes::ombi::FakeOmbi`) runs on its \
            own thread in the driver and serves all servers on loopback.\n\
          * **Floors**: `bench-floor-server` answers `initialize` and `tools/list` with canned JSON; the \
            call floor is a hyper GET on a fresh connection (as the sandbox's wasi:http client opens one \

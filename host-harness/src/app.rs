@@ -1,5 +1,6 @@
 //! Runs a parsed [`Command`]: builds [`Settings`], finds and loads the component, then serves
-//! MCP, lists tools, makes one call, or runs the demo. stdout gets only the command's output.
+//! MCP, lists tools or makes one call. stdout gets only the command's output. [`Host`] and
+//! [`settings`] are also what other programs built on the harness use (the demo, `demo/`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,21 +12,23 @@ use serde_json::Value;
 use crate::artifact_cache;
 use crate::cli::{Command, Common};
 use crate::config::{RawSettings, Settings};
-use crate::demo::FakeOmbi;
 use crate::policy::{Policy, guest_env};
-use crate::sandbox::{LoadReport, Sandbox, SandboxOptions, ToolSpec};
+use crate::sandbox::{LoadReport, Sandbox, SandboxOptions};
 use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
+use crate::tool::ListedTool;
 use crate::{logging, present};
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, JsonObject, Tool};
 
 /// Exit status when the called tool reported an error (`isError`).
-pub const EXIT_TOOL_ERROR: u8 = 1;
+pub(crate) const EXIT_TOOL_ERROR: u8 = 1;
 /// Exit status for configuration, load and protocol errors.
 pub const EXIT_ERROR: u8 = 2;
 /// Exit status for command-line mistakes.
 pub const EXIT_USAGE: u8 = 2;
 
 /// The component file name looked for next to the build (`target/media_mcp.wasm`).
-pub const COMPONENT_FILE: &str = "media_mcp.wasm";
+pub(crate) const COMPONENT_FILE: &str = "media_mcp.wasm";
 
 /// Runs `command`.
 ///
@@ -53,9 +56,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tools(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
-                let (_sandbox, catalogue) = start(&settings).await?;
-                println!("{} tool(s):", catalogue.tools().len());
-                print!("{}", present::tool_list(catalogue.tools()));
+                let host = Host::start(&settings).await?;
+                println!("{} tool(s):", host.tools().len());
+                print!("{}", present::tool_list(host.tools()));
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -73,8 +76,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 ),
             };
             block_on(async move {
-                let (sandbox, _catalogue) = start(&settings).await?;
-                let result = call_tool(&sandbox, &name, Some(arguments), principal)
+                let host = Host::start(&settings).await?;
+                let result = host
+                    .call(&name, Some(arguments), principal)
                     .await
                     .map_err(|e| {
                         anyhow::anyhow!("{} (`host-harness tools` lists the tools)", e.message)
@@ -91,12 +95,15 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 })
             })
         }
-        Command::Demo { common, serve } => demo(&common, serve),
     }
 }
 
 /// Environment (and config file) → validated settings; also sets the log level.
-fn settings(common: &Common, env: RawSettings) -> anyhow::Result<Settings> {
+///
+/// # Errors
+///
+/// The config file cannot be read, or a setting is invalid.
+pub fn settings(common: &Common, env: RawSettings) -> anyhow::Result<Settings> {
     let raw = match &common.config {
         Some(path) => env.over(RawSettings::from_file(path)?),
         None => env,
@@ -122,6 +129,54 @@ fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
             "no component found at <executable dir>/../{COMPONENT_FILE}; build it with scripts/build-component.sh, \
              or pass --component PATH / set MEDIA_MCP_COMPONENT"
         ),
+    }
+}
+
+/// A loaded component with its tools listed: what `tools` and `call` work with, and what
+/// programs embedding the harness call and serve.
+#[derive(Debug, Clone)]
+pub struct Host {
+    sandbox: Arc<Sandbox>,
+    catalogue: Arc<Catalogue>,
+}
+
+impl Host {
+    /// Loads the component `settings` name and lists its tools once.
+    ///
+    /// # Errors
+    ///
+    /// No component, a component that does not load, or a listing that fails.
+    pub async fn start(settings: &Settings) -> anyhow::Result<Host> {
+        let (sandbox, catalogue) = start(settings).await?;
+        Ok(Host { sandbox, catalogue })
+    }
+
+    /// The listed tools, in the component's order.
+    pub fn tools(&self) -> &[Tool] {
+        self.catalogue.tools()
+    }
+
+    /// Calls one tool, as `tools/call` does.
+    ///
+    /// # Errors
+    ///
+    /// JSON-RPC -32602 for an unknown tool; tool failures are results.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        principal: Option<String>,
+    ) -> Result<CallToolResult, ErrorData> {
+        call_tool(&self.sandbox, name, arguments, principal).await
+    }
+
+    /// Serves MCP on stdin/stdout until the client closes stdin.
+    ///
+    /// # Errors
+    ///
+    /// The transport fails.
+    pub async fn serve_stdio(self) -> anyhow::Result<()> {
+        crate::stdio::serve_stdio(McpServer::new(self.sandbox, self.catalogue)).await
     }
 }
 
@@ -230,7 +285,7 @@ async fn list_tools(
     report: &LoadReport,
     guest_env: &[(String, String)],
     settings: &Settings,
-) -> anyhow::Result<(Vec<ToolSpec>, &'static str)> {
+) -> anyhow::Result<(Vec<ListedTool>, &'static str)> {
     let cache = settings.cache_dir.as_deref().map(|dir| {
         (
             dir,
@@ -243,7 +298,7 @@ async fn list_tools(
         return Ok((specs, "listing cached"));
     }
     let (specs, attempted) = sandbox
-        .list_tools_counting()
+        .list_tools()
         .await
         .map_err(|f| anyhow::anyhow!("list-tools failed: {}", f.message))?;
     match cache {
@@ -259,49 +314,6 @@ async fn list_tools(
         // A listing that fetched something (MoviePilot discovery) is never reused.
         _ => Ok((specs, "listed")),
     }
-}
-
-/// `demo`: a fake Ombi with a random key, the component configured against it.
-fn demo(common: &Common, serve: bool) -> anyhow::Result<ExitCode> {
-    let key = format!("demo-{}", uuid::Uuid::new_v4().simple());
-    let fake = FakeOmbi::start(&key).context("starting the demo Ombi on 127.0.0.1")?;
-    let mut env = RawSettings::from_env(std::env::vars());
-    env.set("OMBI_URL", fake.url());
-    env.set("OMBI_API_KEY", key);
-    // The demo talks to its own upstream only.
-    env.set("MOVIEPILOT_URL", "");
-    env.set("MOVIEPILOT_API_KEY", "");
-    let settings = settings(common, env)?;
-    block_on(async move {
-        let (sandbox, catalogue) = start(&settings).await?;
-        if serve {
-            crate::log_info!(
-                "demo Ombi at {} (random key); serving MCP on stdio",
-                fake.url()
-            );
-            crate::stdio::serve_stdio(McpServer::new(sandbox, catalogue)).await?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        println!(
-            "media-mcp demo: the component runs against a fake Ombi at {} (random API key).",
-            fake.url()
-        );
-        println!("\n{} tool(s):", catalogue.tools().len());
-        print!("{}", present::tool_list(catalogue.tools()));
-        print!("{}", crate::demo::tour(&sandbox, &catalogue).await);
-        let requests = fake.requests();
-        let keyed = requests.iter().filter(|r| r.api_key.is_some()).count();
-        let who = if settings.pass_key_to_guest {
-            "sent by the component (--pass-key-to-guest)"
-        } else {
-            "added by the host; the component never saw the key"
-        };
-        println!(
-            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, {who}.",
-            requests.len()
-        );
-        Ok(ExitCode::SUCCESS)
-    })
 }
 
 /// Runs `future` to completion on a new multi-threaded tokio runtime.

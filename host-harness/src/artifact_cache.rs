@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use crate::sandbox::ToolSpec;
+use crate::tool::ListedTool;
 
 /// Where the component came from, for the start-up log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,13 +58,9 @@ fn hex(digest: &[u8]) -> String {
     digest.iter().take(20).map(|b| format!("{b:02x}")).collect()
 }
 
-/// The cache file name for `wasm` compiled by `engine`.
-pub fn cache_key(engine: &Engine, wasm: &[u8]) -> String {
-    cache_key_of_digest(engine, &component_digest(wasm))
-}
-
-/// [`cache_key`] from the component's [`component_digest`].
-pub fn cache_key_of_digest(engine: &Engine, component_digest: &[u8; 32]) -> String {
+/// The cache file name for the component whose [`component_digest`] this is, compiled by
+/// `engine`.
+pub fn cache_key(engine: &Engine, component_digest: &[u8; 32]) -> String {
     let mut hasher = ShaHasher(Sha256::new());
     hasher.write(b"media-mcp host-harness cwasm v1\0");
     hasher.write(env!("CARGO_PKG_VERSION").as_bytes());
@@ -97,7 +93,7 @@ fn listing_path(dir: &Path, key: &str) -> PathBuf {
 }
 
 /// The cached listing under `key`, if there is a readable one.
-pub fn load_listing(dir: &Path, key: &str) -> Option<Vec<ToolSpec>> {
+pub fn load_listing(dir: &Path, key: &str) -> Option<Vec<ListedTool>> {
     let path = listing_path(dir, key);
     let text = std::fs::read(&path).ok()?;
     let parsed = serde_json::from_slice::<Value>(&text).ok().and_then(|v| {
@@ -105,7 +101,7 @@ pub fn load_listing(dir: &Path, key: &str) -> Option<Vec<ToolSpec>> {
         v.as_array()?
             .iter()
             .map(|t| {
-                Some(ToolSpec {
+                Some(ListedTool {
                     name: field(t, "name")?,
                     title: field(t, "title")?,
                     description: field(t, "description")?,
@@ -127,7 +123,7 @@ pub fn load_listing(dir: &Path, key: &str) -> Option<Vec<ToolSpec>> {
 /// # Errors
 ///
 /// The directory or file cannot be written.
-pub fn store_listing(dir: &Path, key: &str, specs: &[ToolSpec]) -> anyhow::Result<()> {
+pub fn store_listing(dir: &Path, key: &str, specs: &[ListedTool]) -> anyhow::Result<()> {
     let listing: Vec<Value> = specs
         .iter()
         .map(|t| {
@@ -139,25 +135,13 @@ pub fn store_listing(dir: &Path, key: &str, specs: &[ToolSpec]) -> anyhow::Resul
     write_atomically(dir, &listing_path(dir, key), &serde_json::to_vec(&listing)?)
 }
 
-/// Loads `wasm` as a component, through the cache in `cache_dir` when given.
+/// Loads `wasm` (whose [`component_digest`] is `digest`) as a component, through the cache in
+/// `cache_dir` when given.
 ///
 /// # Errors
 ///
 /// Only when the component itself does not compile; cache problems are logged and bypassed.
 pub fn load_component(
-    engine: &Engine,
-    wasm: &[u8],
-    cache_dir: Option<&Path>,
-) -> anyhow::Result<(Component, Provenance)> {
-    load_component_with_digest(engine, wasm, &component_digest(wasm), cache_dir)
-}
-
-/// [`load_component`] when the caller has the [`component_digest`] already.
-///
-/// # Errors
-///
-/// Only when the component itself does not compile; cache problems are logged and bypassed.
-pub fn load_component_with_digest(
     engine: &Engine,
     wasm: &[u8],
     digest: &[u8; 32],
@@ -166,7 +150,7 @@ pub fn load_component_with_digest(
     let Some(dir) = cache_dir else {
         return Ok((compile(engine, wasm)?, Provenance::Compiled));
     };
-    let path = dir.join(format!("{}.cwasm", cache_key_of_digest(engine, digest)));
+    let path = dir.join(format!("{}.cwasm", cache_key(engine, digest)));
     if path.is_file() {
         match deserialize(engine, &path) {
             Ok(component) => return Ok((component, Provenance::Cached)),
@@ -239,8 +223,8 @@ fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    fn spec(name: &str) -> ToolSpec {
-        ToolSpec {
+    fn spec(name: &str) -> ListedTool {
+        ListedTool {
             name: name.into(),
             title: "T".into(),
             description: "d \"quoted\"".into(),

@@ -39,13 +39,6 @@ pub enum Command {
         /// `--principal USER`.
         principal: Option<String>,
     },
-    /// `demo [--serve]`: against the embedded fake Ombi.
-    Demo {
-        /// Shared flags.
-        common: Common,
-        /// Serve MCP on stdio instead of printing the tour.
-        serve: bool,
-    },
 }
 
 /// A command-line mistake, printed with a pointer to `--help`.
@@ -66,59 +59,28 @@ impl std::error::Error for UsageError {}
 ///
 /// Unknown subcommand or flag, a missing value, or non-UTF-8 arguments.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
-    let mut args = args
-        .into_iter()
-        .map(|a| {
-            a.into_string()
-                .map_err(|a| UsageError(format!("argument is not UTF-8: {}", a.to_string_lossy())))
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter();
-    let mut common = Common::default();
+    let (common, rest) = split_common(args, &["--principal"])?;
+    let mut args = rest.into_iter();
     let mut subcommand = None;
     let mut positional = Vec::new();
     let mut principal = None;
-    let mut serve = false;
     while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, UsageError> {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| UsageError(format!("{name} needs a value")))
-        };
+        let (flag, inline) = split_inline(&arg);
         match flag.as_str() {
             "-h" | "--help" | "help" if subcommand.is_none() || flag != "help" => {
                 return Ok(Command::Help);
             }
             "-V" | "--version" => return Ok(Command::Version),
-            "--config" => common.config = Some(value("--config")?.into()),
-            "--component" => common.overrides.component = Some(value("--component")?.into()),
-            "--cache-dir" => common.overrides.cache_dir = Some(value("--cache-dir")?.into()),
-            "--no-cache" => common.overrides.no_cache = true,
-            "--pass-key-to-guest" => common.overrides.pass_key_to_guest = true,
-            "--principal" => principal = Some(value("--principal")?),
-            "--serve" => serve = true,
+            "--principal" => principal = Some(value(inline, &mut args, "--principal")?),
             "--" => positional.extend(args.by_ref()),
-            f if f.starts_with('-') && f.len() > 1 && !f.starts_with("-{") => {
-                return Err(UsageError(format!("unknown flag {f}")));
-            }
+            f if is_flag(f) => return Err(UsageError(format!("unknown flag {f}"))),
             _ if subcommand.is_none() => subcommand = Some(arg),
             _ => positional.push(arg),
         }
     }
-    let check_flags = |allowed_principal: bool, allowed_serve: bool| -> Result<(), UsageError> {
-        if principal.is_some() && !allowed_principal {
-            return Err(UsageError("--principal only applies to `call`".into()));
-        }
-        if serve && !allowed_serve {
-            return Err(UsageError("--serve only applies to `demo`".into()));
-        }
-        Ok(())
-    };
+    if principal.is_some() && subcommand.as_deref() != Some("call") {
+        return Err(UsageError("--principal only applies to `call`".into()));
+    }
     let no_positional = |name: &str| -> Result<(), UsageError> {
         match positional.first() {
             Some(extra) => Err(UsageError(format!(
@@ -128,21 +90,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         }
     };
     match subcommand.as_deref() {
-        None => Err(UsageError(
-            "missing subcommand (serve, tools, call, demo)".into(),
-        )),
+        None => Err(UsageError("missing subcommand (serve, tools, call)".into())),
         Some("serve") => {
-            check_flags(false, false)?;
             no_positional("serve")?;
             Ok(Command::Serve(common))
         }
         Some("tools") => {
-            check_flags(false, false)?;
             no_positional("tools")?;
             Ok(Command::Tools(common))
         }
         Some("call") => {
-            check_flags(true, false)?;
             let mut positional = positional.into_iter();
             let name = positional
                 .next()
@@ -160,20 +117,98 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
                 principal,
             })
         }
-        Some("demo") => {
-            check_flags(false, true)?;
-            no_positional("demo")?;
-            Ok(Command::Demo { common, serve })
-        }
         Some(other) => Err(UsageError(format!(
-            "unknown subcommand {other:?} (serve, tools, call, demo)"
+            "unknown subcommand {other:?} (serve, tools, call)"
         ))),
     }
 }
 
+/// Takes the [`Common`] flags out of `args` and returns them with the rest, in order. Flags
+/// named in `with_value` are the caller's own flags that take a value: they and their values
+/// are passed through untouched, as is everything from `--` on.
+///
+/// # Errors
+///
+/// A common flag without its value, or non-UTF-8 arguments.
+pub fn split_common(
+    args: impl IntoIterator<Item = OsString>,
+    with_value: &[&str],
+) -> Result<(Common, Vec<String>), UsageError> {
+    let mut args = args
+        .into_iter()
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| UsageError(format!("argument is not UTF-8: {}", a.to_string_lossy())))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter();
+    let mut common = Common::default();
+    let mut rest = Vec::new();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = split_inline(&arg);
+        match flag.as_str() {
+            "--config" => common.config = Some(value(inline, &mut args, "--config")?.into()),
+            "--component" => {
+                common.overrides.component = Some(value(inline, &mut args, "--component")?.into());
+            }
+            "--cache-dir" => {
+                common.overrides.cache_dir = Some(value(inline, &mut args, "--cache-dir")?.into());
+            }
+            "--no-cache" => common.overrides.no_cache = true,
+            "--pass-key-to-guest" => common.overrides.pass_key_to_guest = true,
+            "--" => {
+                rest.push(arg);
+                rest.extend(args.by_ref());
+            }
+            f if with_value.contains(&f) => {
+                rest.push(arg.clone());
+                if inline.is_none() {
+                    rest.extend(args.next());
+                }
+            }
+            _ => rest.push(arg),
+        }
+    }
+    Ok((common, rest))
+}
+
+/// `--flag=value` → (`--flag`, `Some(value)`); anything else → (itself, `None`).
+fn split_inline(arg: &str) -> (String, Option<String>) {
+    match arg.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+        _ => (arg.to_owned(), None),
+    }
+}
+
+/// A flag's value: written inline (`--flag=value`) or the next argument.
+fn value(
+    inline: Option<String>,
+    args: &mut impl Iterator<Item = String>,
+    name: &str,
+) -> Result<String, UsageError> {
+    inline
+        .or_else(|| args.next())
+        .ok_or_else(|| UsageError(format!("{name} needs a value")))
+}
+
+/// Whether `arg` is a flag rather than a value (`-` alone and JSON like `-{` are values).
+fn is_flag(arg: &str) -> bool {
+    arg.starts_with('-') && arg.len() > 1 && !arg.starts_with("-{")
+}
+
+/// The `--help` lines of the [`Common`] flags (`host-harness` and the demo share them).
+pub const COMMON_FLAGS_HELP: &str = "    --config PATH          read settings from a TOML file (JSON if PATH ends in .json) whose keys
+                           are the variable names below; the environment overrides the file
+    --component PATH       the component to load (default: MEDIA_MCP_COMPONENT, else
+                           <executable dir>/../media_mcp.wasm, i.e. target/media_mcp.wasm)
+    --cache-dir PATH       where compiled components are cached
+    --no-cache             compile the component on every start
+    --pass-key-to-guest    give the API keys to the component instead of injecting them
+";
+
 /// The `--help` text.
 pub fn help() -> String {
-    let mut text = String::from(
+    let mut text = format!(
         "host-harness: runs the media-mcp WebAssembly component and serves its tools over MCP.
 
 USAGE:
@@ -181,30 +216,30 @@ USAGE:
     host-harness tools                 list the tools, for people
     host-harness call NAME ['JSON']    call one tool; prints the result as pretty JSON,
                                        exit status 1 when the result is an error
-    host-harness demo                  start a fake Ombi on 127.0.0.1 with a random key,
-                                       list the tools and take a short tour of a few calls
-    host-harness demo --serve          serve MCP on stdio against that fake Ombi
 
 FLAGS:
-    --config PATH          read settings from a TOML file (JSON if PATH ends in .json) whose keys
-                           are the variable names below; the environment overrides the file
-    --component PATH       the component to load (default: MEDIA_MCP_COMPONENT, else
-                           <executable dir>/../media_mcp.wasm, i.e. target/media_mcp.wasm)
-    --cache-dir PATH       where compiled components are cached
-    --no-cache             compile the component on every start
-    --pass-key-to-guest    give the API keys to the component instead of injecting them
-    --principal USER       (call) the Ombi user to act as, like _meta[\"media-mcp/principal\"]
+{COMMON_FLAGS_HELP}    --principal USER       (call) the Ombi user to act as, like _meta[\"media-mcp/principal\"]
     -h, --help             this text
     -V, --version          the version
 
-VARIABLES (environment or config file):
+"
+    );
+    text.push_str(&variables_help());
+    text.push_str(
+        "
+EXIT STATUS: 0 success; 1 the called tool reported an error; 2 usage, configuration or load error.
 ",
     );
+    text
+}
+
+/// The `--help` section on variables and what the component sees.
+pub fn variables_help() -> String {
+    let mut text = String::from("VARIABLES (environment or config file):\n");
     for v in VARIABLES {
         let _ = writeln!(text, "    {:<29} {}", v.name, v.help);
     }
-    let _ =
-        write!(
+    let _ = write!(
         text,
         "    {:<29} passed to the component unchanged (policy settings), except names ending in {}
                                   and the harness's own variables above.
@@ -212,10 +247,12 @@ VARIABLES (environment or config file):
 The component sees only OMBI_URL, OMBI_USER, MOVIEPILOT_URL and those extra variables; it may
 reach only the origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL. Logs go to stderr
 and never contain keys or request headers.
-
-EXIT STATUS: 0 success; 1 the called tool reported an error; 2 usage, configuration or load error.
 ",
-        PASSTHROUGH_PREFIXES.iter().map(|p| format!("{p}*")).collect::<Vec<_>>().join(", "),
+        PASSTHROUGH_PREFIXES
+            .iter()
+            .map(|p| format!("{p}*"))
+            .collect::<Vec<_>>()
+            .join(", "),
         SECRET_SUFFIXES.join(" "),
     );
     text
@@ -275,15 +312,32 @@ mod tests {
     }
 
     #[test]
-    fn demo_serve() {
-        assert!(matches!(
-            parse_str(&["demo", "--serve"]).unwrap(),
-            Command::Demo { serve: true, .. }
-        ));
-        assert!(matches!(
-            parse_str(&["demo"]).unwrap(),
-            Command::Demo { serve: false, .. }
-        ));
+    fn common_flags_are_split_from_the_callers_own() {
+        let args = [
+            "--serve",
+            "--no-cache",
+            "--x",
+            "v",
+            "--cache-dir=/c",
+            "--",
+            "--no-cache",
+        ];
+        let (common, rest) = split_common(args.iter().map(OsString::from), &["--x"]).unwrap();
+        assert!(common.overrides.no_cache);
+        assert_eq!(common.overrides.cache_dir.unwrap(), PathBuf::from("/c"));
+        assert_eq!(rest, ["--serve", "--x", "v", "--", "--no-cache"]);
+    }
+
+    #[test]
+    fn a_principal_named_like_a_flag_is_a_value() {
+        let Command::Call {
+            principal, common, ..
+        } = parse_str(&["call", "t", "--principal", "--no-cache"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(principal.as_deref(), Some("--no-cache"));
+        assert!(!common.overrides.no_cache);
     }
 
     #[test]
@@ -294,6 +348,8 @@ mod tests {
         assert!(parse_str(&["serve", "--component"]).is_err());
         assert!(parse_str(&["tools", "extra"]).is_err());
         assert!(parse_str(&["serve", "--serve"]).is_err());
+        assert!(parse_str(&["demo"]).is_err());
+        assert!(parse_str(&["tools", "--principal", "bob"]).is_err());
         assert!(parse_str(&["call"]).is_err());
     }
 

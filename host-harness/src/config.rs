@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use url::Url;
 
+use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
+
 /// One recognised configuration variable.
 #[derive(Debug)]
 pub struct Variable {
@@ -71,15 +73,12 @@ pub const VARIABLES: &[Variable] = &[
 ];
 
 /// Prefixes of extra variables passed through to the component unchanged (policy settings).
-pub const PASSTHROUGH_PREFIXES: &[&str] = &["MEDIA_MCP_", "MOVIEPILOT_"];
+pub(crate) const PASSTHROUGH_PREFIXES: &[&str] = &["MEDIA_MCP_", "MOVIEPILOT_"];
 
 /// Name endings that mark a secret: such extra variables are never passed to the component.
-pub const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
+pub(crate) const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
 
 const DEFAULT_CALL_TIMEOUT_SECS: u64 = 60;
-/// The default with MoviePilot configured: its slowest tool (`search.torrents`) may take 300 s,
-/// and the component's own deadline (tool deadline + discovery) must end a call first.
-const DEFAULT_CALL_TIMEOUT_SECS_MOVIEPILOT: u64 = 360;
 const DEFAULT_MEMORY_LIMIT_MIB: u64 = 64;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
@@ -160,7 +159,11 @@ impl RawSettings {
     /// # Errors
     ///
     /// A syntax error, a nested value, or an unknown key (a likely typo).
-    pub fn from_file_text(text: &str, json: bool, origin: &str) -> Result<Self, ConfigError> {
+    pub(crate) fn from_file_text(
+        text: &str,
+        json: bool,
+        origin: &str,
+    ) -> Result<Self, ConfigError> {
         let err = |message: String| ConfigError::new(origin, message);
         let table: BTreeMap<String, serde_json::Value> = if json {
             serde_json::from_str(text)
@@ -194,7 +197,7 @@ impl RawSettings {
     /// # Errors
     ///
     /// The file cannot be read or parsed.
-    pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
+    pub(crate) fn from_file(path: &Path) -> Result<Self, ConfigError> {
         let origin = format!("--config {}", path.display());
         let text = std::fs::read_to_string(path)
             .map_err(|e| ConfigError::new(&origin, format!("cannot read: {e}")))?;
@@ -256,7 +259,7 @@ pub struct Upstream {
 
 impl Upstream {
     /// The base URL as the component receives it: no trailing slash.
-    pub fn base_url(&self) -> String {
+    pub(crate) fn base_url(&self) -> String {
         self.url.as_str().trim_end_matches('/').to_owned()
     }
 
@@ -272,23 +275,23 @@ pub struct Settings {
     /// Ombi, when `OMBI_URL` is set.
     pub ombi: Option<Upstream>,
     /// `OMBI_USER`.
-    pub ombi_user: Option<String>,
+    pub(crate) ombi_user: Option<String>,
     /// MoviePilot, when `MOVIEPILOT_URL` is set.
     pub moviepilot: Option<Upstream>,
     /// Give the keys to the guest instead of injecting them.
     pub pass_key_to_guest: bool,
     /// Extra `MEDIA_MCP_*` / `MOVIEPILOT_*` variables for the guest, sorted by name.
-    pub passthrough: Vec<(String, String)>,
+    pub(crate) passthrough: Vec<(String, String)>,
     /// Explicit component path (`--component` or `MEDIA_MCP_COMPONENT`).
     pub component: Option<PathBuf>,
     /// Compiled-artifact cache directory; `None` disables the cache.
     pub cache_dir: Option<PathBuf>,
     /// Wall-clock limit of one call.
-    pub call_timeout: Duration,
+    pub(crate) call_timeout: Duration,
     /// Linear-memory limit of one call, in bytes.
-    pub memory_limit_bytes: usize,
+    pub(crate) memory_limit_bytes: usize,
     /// stderr log level.
-    pub log_level: crate::logging::Level,
+    pub(crate) log_level: crate::logging::Level,
 }
 
 /// Variables that configure the harness itself and are therefore not passed to the guest.
@@ -332,7 +335,7 @@ impl Settings {
                 })?,
             };
         let default_call_timeout = if moviepilot.is_some() {
-            DEFAULT_CALL_TIMEOUT_SECS_MOVIEPILOT
+            MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS
         } else {
             DEFAULT_CALL_TIMEOUT_SECS
         };
@@ -437,7 +440,7 @@ fn upstream(
 /// # Errors
 ///
 /// Not a URL, not http(s), no host, user info, a query or a fragment.
-pub fn parse_base_url(var: &str, text: &str) -> Result<Url, ConfigError> {
+pub(crate) fn parse_base_url(var: &str, text: &str) -> Result<Url, ConfigError> {
     let err = |m: &str| ConfigError::new(var, m);
     let url = Url::parse(text.trim())
         .map_err(|e| ConfigError::new(var, format!("not a valid URL ({e})")))?;
@@ -508,6 +511,18 @@ mod tests {
     }
 
     #[test]
+    fn the_call_timeout_help_states_the_moviepilot_limits() {
+        let help = VARIABLES
+            .iter()
+            .find(|v| v.name == "MEDIA_MCP_CALL_TIMEOUT_SECS")
+            .unwrap()
+            .help;
+        let default = format!("{MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS} when MOVIEPILOT_URL is set");
+        let longest = format!("may take {} s", crate::limits::MOVIEPILOT_LONGEST_TOOL_SECS);
+        assert!(help.contains(&default) && help.contains(&longest), "{help}");
+    }
+
+    #[test]
     fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
         let mp = [
             ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
@@ -515,7 +530,7 @@ mod tests {
         ];
         assert_eq!(
             validate(&mp).unwrap().call_timeout,
-            Duration::from_secs(360)
+            Duration::from_secs(MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS)
         );
         let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")];
         assert_eq!(

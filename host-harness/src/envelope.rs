@@ -1,7 +1,8 @@
 //! The one result envelope the harness writes itself: a call that died in the sandbox (trap,
-//! timeout, out of memory) still answers with the contract's shape
-//! (`ombi-results-contract.md`): `{ok:false, operation, error:{code, message, retryable:false},
-//! warnings:[], truncated:false, correlation_id}`. Everything else comes from the component.
+//! timeout, out of memory) still answers with the shape every tool's `outputSchema` declares
+//! (the component's `contract/envelope.rs`): `{ok:false, operation, error:{code, message,
+//! retryable:false}, warnings:[], truncated:false, correlation_id}`. Everything else comes from
+//! the component.
 
 use serde_json::{Value, json};
 

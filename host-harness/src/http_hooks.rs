@@ -41,7 +41,7 @@ impl PolicyHooks {
     /// How many outgoing requests the guest attempted through these hooks, refused ones
     /// included. A `list-tools` that attempted none depends only on the component and its
     /// environment, so its answer may be cached (see [`crate::artifact_cache`]).
-    pub fn requests_attempted(&self) -> usize {
+    pub(crate) fn requests_attempted(&self) -> usize {
         self.attempted
     }
 }

@@ -9,31 +9,43 @@
 //! * [`policy`] decides what the sandbox may reach (the configured upstream origins only), which
 //!   credentials the host adds on the way out, and which variables the guest can see;
 //! * [`http_hooks`] enforces that policy on every outgoing `wasi:http` request;
-//! * [`sandbox`] compiles (or loads from the [`artifact_cache`]) and runs the component, one
-//!   fresh store per call, with memory, CPU and wall-clock limits;
-//! * [`server`] maps the WIT `tools` interface to MCP (`tools/list`, `tools/call`);
+//! * `sandbox` compiles (or loads from the `artifact_cache`) and runs the component, one fresh
+//!   store per call, with memory, CPU and wall-clock limits; [`limits`] holds the time limits
+//!   derived from MoviePilot's slowest tool;
+//! * `server` maps the WIT `tools` interface (`tool::ListedTool` records) to MCP (`tools/list`,
+//!   `tools/call`);
 //! * [`stdio`] frames MCP messages on stdin/stdout;
-//! * [`demo`] is an embedded fake Ombi on loopback, for the `demo` command and for tests;
-//! * [`cli`], [`app`] and [`present`] are the command line.
+//! * [`cli`], [`app`] and [`present`] are the command line; [`app::Host`] is a loaded component
+//!   for programs built on the harness (the demo in `demo/`).
+//!
+//! Dependencies point down: `app` → `server` → `sandbox` → `http_hooks` → `policy` →
+//! `config` → `limits`/`logging`, with `tool`, `envelope` and `artifact_cache` below the
+//! modules that use them; `scripts/module-cycles.py` checks that no two modules import each
+//! other.
 //!
 //! ```text
 //! OMBI_URL=https://ombi.example OMBI_API_KEY=... host-harness serve
-//! host-harness demo
 //! ```
 
 #![warn(missing_docs)]
 
-pub mod logging;
-
+// What other crates use: `main.rs` and the demo (`app`, `cli`, `config`, `present`, the
+// `log_*!` macros), the integration tests (`config`, `policy`, `http_hooks`, `limits`, the
+// component's allowed imports) and the framing fuzz target (`stdio::serve`).
 pub mod app;
-pub mod artifact_cache;
 pub mod cli;
 pub mod config;
-pub mod demo;
-pub mod envelope;
 pub mod http_hooks;
+pub mod limits;
+pub mod logging;
 pub mod policy;
 pub mod present;
-pub mod sandbox;
-pub mod server;
 pub mod stdio;
+
+mod artifact_cache;
+mod envelope;
+mod sandbox;
+mod server;
+mod tool;
+
+pub use sandbox::{ALLOWED_IMPORTS, component_imports};

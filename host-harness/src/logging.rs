@@ -52,7 +52,7 @@ impl Level {
 static LEVEL: AtomicU8 = AtomicU8::new(Level::Info as u8);
 
 /// Sets the process-wide level.
-pub fn set_level(level: Level) {
+pub(crate) fn set_level(level: Level) {
     LEVEL.store(level as u8, Ordering::Relaxed);
 }
 

@@ -18,21 +18,20 @@ use http::{HeaderMap, HeaderName, HeaderValue, Uri};
 use wasmtime_wasi_http::RequestOptions;
 
 use crate::config::{Settings, Upstream};
+use crate::limits::MOVIEPILOT_MAX_FIRST_BYTE;
 
 /// Upper bound on the time to establish a connection.
-pub const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Upper bound on the wait for the first response byte.
-pub const MAX_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
-/// The same bound for MoviePilot, whose `search.torrents` may take up to 300 s before answering
-/// (the component's own per-tool deadline still ends each call sooner).
-pub const MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT: Duration = Duration::from_secs(330);
+pub(crate) const MAX_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Upper bound on the wait between two response body chunks.
-pub const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The header carrying the Ombi API key (Ombi ledger §1.2).
-pub const OMBI_KEY_HEADER: &str = "ApiKey";
+/// The header carrying the Ombi API key (Ombi also accepts an `apikey` query parameter, which
+/// would put the key in URLs and logs, so the host never uses it).
+pub(crate) const OMBI_KEY_HEADER: &str = "ApiKey";
 /// The header carrying the MoviePilot API token.
-pub const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
+pub(crate) const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
 
 /// Scheme, lower-case host and port (explicit or the scheme's default) of a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +43,7 @@ pub struct Origin {
 
 impl Origin {
     /// The origin of a configured upstream URL.
-    pub fn of_url(url: &url::Url) -> Option<Origin> {
+    pub(crate) fn of_url(url: &url::Url) -> Option<Origin> {
         Some(Origin {
             scheme: url.scheme().to_ascii_lowercase(),
             host: url.host_str()?.to_ascii_lowercase(),
@@ -53,7 +52,7 @@ impl Origin {
     }
 
     /// The origin of an outgoing request URI (absolute form, as wasi:http builds it).
-    pub fn of_uri(uri: &Uri) -> Option<Origin> {
+    pub(crate) fn of_uri(uri: &Uri) -> Option<Origin> {
         let scheme = uri.scheme_str()?.to_ascii_lowercase();
         let default_port = match scheme.as_str() {
             "http" => 80,
@@ -90,11 +89,6 @@ impl Credential {
             name: HeaderName::from_bytes(name.as_bytes()).ok()?,
             value,
         })
-    }
-
-    /// The header name (`ApiKey`, `X-API-KEY`).
-    pub fn header_name(&self) -> &HeaderName {
-        &self.name
     }
 }
 
@@ -149,10 +143,10 @@ impl fmt::Debug for KeyList {
 
 /// Keys shorter than this are not searched for in results: replacing a short string
 /// everywhere would mangle ordinary text, and real keys (Ombi: 32 hex digits) are longer.
-pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
+pub(crate) const MIN_REDACTED_SECRET_CHARS: usize = 8;
 
 /// What a configured key is replaced with in a result.
-pub const REDACTED: &str = "[redacted]";
+pub(crate) const REDACTED: &str = "[redacted]";
 
 /// The outbound policy for one configuration.
 #[derive(Debug, Clone, Default)]
@@ -172,7 +166,7 @@ impl Policy {
             (
                 &settings.moviepilot,
                 MOVIEPILOT_KEY_HEADER,
-                MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT,
+                MOVIEPILOT_MAX_FIRST_BYTE,
             ),
         ];
         for (upstream, header, first_byte_cap) in upstreams {
@@ -215,7 +209,7 @@ impl Policy {
     }
 
     /// The origins requests may go to.
-    pub fn allowed_origins(&self) -> Vec<String> {
+    pub(crate) fn allowed_origins(&self) -> Vec<String> {
         self.rules.iter().map(|r| r.origin.to_string()).collect()
     }
 
@@ -226,7 +220,7 @@ impl Policy {
     /// # Errors
     ///
     /// [`PolicyError`] when the origin is not a configured upstream.
-    pub fn authorize(&self, uri: &Uri) -> Result<Option<&Credential>, PolicyError> {
+    pub(crate) fn authorize(&self, uri: &Uri) -> Result<Option<&Credential>, PolicyError> {
         let origin = Origin::of_uri(uri).ok_or(PolicyError::NoOrigin)?;
         let candidates: Vec<&Rule> = self.rules.iter().filter(|r| r.origin == origin).collect();
         let first = *candidates
@@ -246,7 +240,7 @@ impl Policy {
 
     /// The longest first-byte wait allowed towards `uri`'s upstream ([`MAX_FIRST_BYTE_TIMEOUT`]
     /// unless the upstream needs longer).
-    pub fn first_byte_cap(&self, uri: &Uri) -> Duration {
+    pub(crate) fn first_byte_cap(&self, uri: &Uri) -> Duration {
         let origin = Origin::of_uri(uri);
         self.rules
             .iter()
@@ -317,7 +311,7 @@ fn path_has_prefix(path: &str, prefix: &str) -> bool {
 /// Caps the guest's timeouts at [`MAX_CONNECT_TIMEOUT`], [`MAX_FIRST_BYTE_TIMEOUT`] and
 /// [`MAX_BETWEEN_BYTES_TIMEOUT`] (smaller guest values are kept). wasmtime-wasi-http would
 /// otherwise wait 600 s for each.
-pub fn cap_request_options(
+pub(crate) fn cap_request_options(
     requested: Option<RequestOptions>,
     first_byte_cap: Duration,
 ) -> RequestOptions {
@@ -333,7 +327,7 @@ pub fn cap_request_options(
 /// The guest's whole environment: `OMBI_URL`, `OMBI_USER`, `MOVIEPILOT_URL`, the pass-through
 /// `MEDIA_MCP_*` / `MOVIEPILOT_*` variables, and the API keys only in pass-key mode. Nothing
 /// is inherited from the host process.
-pub fn guest_env(settings: &Settings) -> Vec<(String, String)> {
+pub(crate) fn guest_env(settings: &Settings) -> Vec<(String, String)> {
     let mut env = Vec::new();
     if let Some(ombi) = &settings.ombi {
         env.push(("OMBI_URL".to_owned(), ombi.base_url()));
@@ -488,7 +482,7 @@ mod tests {
             p.authorize(&uri(u))
                 .unwrap()
                 .unwrap()
-                .header_name()
+                .name
                 .as_str()
                 .to_owned()
         };
@@ -548,12 +542,9 @@ mod tests {
         let ombi = uri("http://127.0.0.1:5000/ombi/api/v1/Status");
         let mp = uri("https://mp.example/api/v1/mcp");
         assert_eq!(p.first_byte_cap(&ombi), MAX_FIRST_BYTE_TIMEOUT);
-        assert_eq!(p.first_byte_cap(&mp), MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT);
+        assert_eq!(p.first_byte_cap(&mp), MOVIEPILOT_MAX_FIRST_BYTE);
         let o = cap_request_options(None, p.first_byte_cap(&mp));
-        assert_eq!(
-            o.first_byte_timeout,
-            Some(MAX_FIRST_BYTE_TIMEOUT_MOVIEPILOT)
-        );
+        assert_eq!(o.first_byte_timeout, Some(MOVIEPILOT_MAX_FIRST_BYTE));
         let elsewhere = uri("https://other.example/");
         assert_eq!(p.first_byte_cap(&elsewhere), MAX_FIRST_BYTE_TIMEOUT);
     }

@@ -29,7 +29,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use crate::envelope;
-use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox, ToolSpec};
+use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
+use crate::tool::ListedTool;
 
 /// The protocol versions we speak, oldest first. The newest is the fallback answer.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[ProtocolVersion] = &[
@@ -58,7 +59,7 @@ impl Catalogue {
     ///
     /// A schema or annotations field that is not a JSON object, or a duplicate name: a
     /// component bug worth failing start-up for.
-    pub fn from_specs(specs: Vec<ToolSpec>) -> anyhow::Result<Catalogue> {
+    pub fn from_specs(specs: Vec<ListedTool>) -> anyhow::Result<Catalogue> {
         let mut catalogue = Catalogue::default();
         for spec in specs {
             let tool = to_tool(&spec)
@@ -85,7 +86,7 @@ impl Catalogue {
     }
 }
 
-fn to_tool(spec: &ToolSpec) -> anyhow::Result<Tool> {
+fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
     let object = |field: &str, text: &str| -> anyhow::Result<JsonObject> {
         match serde_json::from_str(text).with_context(|| format!("{field} is not JSON"))? {
             Value::Object(map) => Ok(map),
@@ -335,8 +336,8 @@ impl ServerHandler for McpServer {
 mod tests {
     use super::*;
 
-    fn spec(name: &str) -> ToolSpec {
-        ToolSpec {
+    fn spec(name: &str) -> ListedTool {
+        ListedTool {
             name: name.into(),
             title: "Search".into(),
             description: "Find media".into(),

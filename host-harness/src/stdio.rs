@@ -1,7 +1,7 @@
 //! MCP over stdin/stdout, one JSON-RPC message per line, with rmcp behind a thin line filter.
 //!
 //! Why the filter: rmcp 3.11 silently drops a line that is not JSON (rust-sdk #938, to avoid
-//! error storms), while JSON-RPC 2.0 §5 asks for a `-32700 Parse error` answer with `id: null`.
+//! error storms), while the JSON-RPC 2.0 specification (its "Response object") asks for a `-32700 Parse error` answer with `id: null`.
 //! The filter answers such lines itself and forwards everything else unchanged; rmcp still
 //! answers well-formed JSON that is not a valid message with `-32600`. Output from rmcp and from
 //! the filter is interleaved only at line boundaries, so stdout stays one message per line.
@@ -58,7 +58,7 @@ where
 }
 
 /// The JSON-RPC answer to a line that is not JSON.
-pub fn parse_error_response(detail: &str) -> String {
+pub(crate) fn parse_error_response(detail: &str) -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {detail}")}})
         .to_string()
 }
@@ -66,10 +66,10 @@ pub fn parse_error_response(detail: &str) -> String {
 /// Longest input line (one message) that is forwarded: rmcp's own cap, so that nothing rmcp
 /// would drop silently reaches it. Longer lines are discarded while they are read (never held
 /// in memory) and answered with `-32600`.
-pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+pub(crate) const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 /// The JSON-RPC answer to a line longer than [`MAX_LINE_BYTES`].
-pub fn oversized_line_response() -> String {
+pub(crate) fn oversized_line_response() -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message longer than {MAX_LINE_BYTES} bytes")}})
         .to_string()
 }
@@ -77,7 +77,7 @@ pub fn oversized_line_response() -> String {
 /// The `-32602` answer to a `tools/call` request whose params have the wrong types (rmcp would
 /// answer `-32601 Method not found`, which tells a client the server lacks tools). `None` for
 /// anything else.
-pub fn invalid_call_params_response(message: &Value) -> Option<String> {
+pub(crate) fn invalid_call_params_response(message: &Value) -> Option<String> {
     let id = message.get("id")?;
     if !(id.is_string() || id.is_i64() || id.is_u64())
         || message.get("method").and_then(Value::as_str) != Some("tools/call")
@@ -210,10 +210,10 @@ where
     }
 }
 
-/// rmcp answers a message it cannot read with `-32600` and no `id` member; JSON-RPC 2.0 §5
+/// rmcp answers a message it cannot read with `-32600` and no `id` member; the JSON-RPC 2.0 specification
 /// requires `"id": null` then. Returns the corrected line, `None` when nothing needs changing.
 /// Only short lines are looked at: such error answers are tiny, results can be large.
-pub fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
     if line.len() > 4096 || !line.windows(8).any(|w| w == b"\"error\":") {
         return None;
     }

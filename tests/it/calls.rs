@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use media_mcp_tests::{Env, FakeOmbi, Harness, Reply, assert_no_secret, canary_key, structured};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, structured};
 use serde_json::{Value, json};
 
 const SEARCH: &str = "/api/v1/Search/movie/{searchTerm}";

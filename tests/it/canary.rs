@@ -9,8 +9,9 @@
 
 use std::time::Duration;
 
-use host_harness::demo::{Fault, Reply};
-use media_mcp_tests::{Env, FakeOmbi, Harness, assert_no_secret, canary_key};
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_fakes::{Fault, Reply};
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key};
 use serde_json::{Value, json};
 
 use crate::support::assert_valid;

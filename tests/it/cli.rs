@@ -1,11 +1,10 @@
-//! The command line: `--help`, `tools`, `call` (output and exit status), `demo`, configuration
+//! The command line: `--help`, `tools`, `call` (output and exit status), the demo (`media-mcp-demo`), configuration
 //! errors that name the variable (and never echo a key), the config file, and the compiled
 //! component cache (the second start skips compilation).
 
 use host_harness::config::VARIABLES;
-use media_mcp_tests::{
-    Env, FakeOmbi, Harness, assert_no_secret, canary_key, fresh_dir, run_cli, structured,
-};
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, fresh_dir, run_cli, structured};
 use serde_json::Value;
 
 #[test]
@@ -283,7 +282,7 @@ fn a_warm_serve_answers_from_the_listing_while_loading_and_its_first_call_works(
 
 #[test]
 fn a_listing_that_fetched_something_is_never_cached() {
-    let mp = media_mcp_tests::fake_moviepilot::FakeMoviePilot::start();
+    let mp = media_mcp_fakes::moviepilot::FakeMoviePilot::start();
     let env = Env::new()
         .set("MOVIEPILOT_URL", &mp.mcp_url())
         .set("MOVIEPILOT_API_KEY", mp.key());
@@ -297,7 +296,7 @@ fn a_listing_that_fetched_something_is_never_cached() {
 
 #[test]
 fn demo_lists_tools_and_tours_without_showing_its_key() {
-    let out = run_cli(&["demo"], &Env::new());
+    let out = media_mcp_tests::run_demo(&[], &Env::new());
     assert!(out.status.success(), "{}", out.stderr);
     assert!(out.stdout.contains("read_search"), "{}", out.stdout);
     assert!(out.stdout.contains("> read_search"), "{}", out.stdout);

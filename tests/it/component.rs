@@ -2,7 +2,7 @@
 //! and what those two pull in (`wasi:http/types`, `wasi:io/*`, `wasi:clocks/*`). Explicitly no
 //! filesystem and no sockets.
 
-use host_harness::sandbox::{ALLOWED_IMPORTS, component_imports};
+use host_harness::{ALLOWED_IMPORTS, component_imports};
 use media_mcp_tests::component_file;
 
 #[test]
@@ -34,7 +34,7 @@ fn component_imports_only_environment_http_and_their_dependencies() {
     );
 }
 
-/// The artifact budget (issue 6): `target/media_mcp.wasm` at most 1 MiB. Deterministic for a
+/// The artifact budget: `target/media_mcp.wasm` at most 1 MiB. Deterministic for a
 /// given source tree, so it is a test; speed is measured by `scripts/bench.sh`, never here.
 const MAX_COMPONENT_BYTES: u64 = 1 << 20;
 

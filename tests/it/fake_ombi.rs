@@ -6,7 +6,8 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use media_mcp_tests::{FakeOmbi, Reply};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
 
 const KEY: &str = "fake-key";
 

@@ -9,9 +9,10 @@
 
 use std::time::Duration;
 
-use host_harness::demo::Fault;
-use host_harness::demo::faults::{LEAKED_FRAME, LEAKED_PASSWORD};
-use media_mcp_tests::{Env, FakeOmbi, Harness, assert_no_secret, canary_key, structured};
+use media_mcp_fakes::Fault;
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_fakes::{LEAKED_FRAME, LEAKED_PASSWORD};
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, structured};
 use serde_json::{Value, json};
 
 use crate::support::{assert_valid, output_schemas};
@@ -232,7 +233,7 @@ fn an_oversized_body_is_refused_while_streaming_and_never_read_whole() {
     // buffers took), far below one body.
     let streamed = fake.streamed_bytes();
     assert!(
-        streamed < host_harness::demo::faults::OVERSIZED_BYTES / 4,
+        streamed < media_mcp_fakes::OVERSIZED_BYTES / 4,
         "{streamed} bytes were pulled from the fake"
     );
     fake.clear_overrides();

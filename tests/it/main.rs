@@ -1,6 +1,6 @@
 //! The integration tests: one binary, one module per topic. They run the release harness
 //! (`target/release/host-harness`) on the real component (`target/media_mcp.wasm`) against
-//! [`FakeOmbi`](media_mcp_tests::FakeOmbi) on loopback, over real stdio pipes.
+//! [`FakeOmbi`](media_mcp_fakes::ombi::FakeOmbi) on loopback, over real stdio pipes.
 //!
 //! * `component`: what the built component imports;
 //! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
@@ -13,7 +13,7 @@
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
-//! * `cli`: `tools`, `call`, `demo`, `--help`, configuration errors, the compile cache.
+//! * `cli`: `tools`, `call`, `--help`, the demo binary, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
 

@@ -4,7 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use media_mcp_tests::{Env, FakeOmbi, Harness, Reply, assert_no_secret, canary_key};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key};
 use serde_json::{Value, json};
 
 const NEWEST: &str = "2025-11-25";

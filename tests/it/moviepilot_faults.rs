@@ -12,8 +12,8 @@
 
 use std::time::Duration;
 
-use media_mcp_tests::fake_moviepilot::faults::{LEAKED_FRAME, LEAKED_PASSWORD};
-use media_mcp_tests::fake_moviepilot::{CallFault, FakeMoviePilot};
+use media_mcp_fakes::moviepilot::faults::{LEAKED_FRAME, LEAKED_PASSWORD};
+use media_mcp_fakes::moviepilot::{FakeMoviePilot, faults::CallFault};
 use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, structured};
 use serde_json::{Value, json};
 
@@ -34,7 +34,7 @@ const UNKNOWN: Expect = ("UNKNOWN_OUTCOME", false);
 
 /// The expected (read, write) outcome of each fault.
 fn expected(fault: &CallFault) -> (Expect, Expect) {
-    use host_harness::demo::Fault;
+    use media_mcp_fakes::Fault;
     match fault {
         CallFault::Late(_) | CallFault::Transport(Fault::StallMidBody(_)) => {
             (("TIMEOUT", true), UNKNOWN)

@@ -11,7 +11,9 @@ use host_harness::config::{Overrides, RawSettings, Settings};
 use host_harness::http_hooks::PolicyHooks;
 use host_harness::policy::Policy;
 use http_body_util::{BodyExt, Empty};
-use media_mcp_tests::{Env, FakeOmbi, Harness, Reply, assert_no_secret, canary_key};
+use media_mcp_fakes::Reply;
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key};
 use serde_json::json;
 use wasmtime_wasi_http::{Error as HttpError, WasiBody, WasiHttpHooks};
 

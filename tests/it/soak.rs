@@ -14,9 +14,10 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use host_harness::demo::fixtures::fixture;
-use host_harness::demo::{Fault, Reply};
-use media_mcp_tests::{Env, FakeOmbi, Harness, canary_key};
+use media_mcp_fakes::fixture;
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_fakes::{Fault, Reply};
+use media_mcp_tests::{Env, Harness, canary_key};
 use serde_json::{Value, json};
 
 const SEARCH: &str = "/api/v1/Search/movie/{searchTerm}";

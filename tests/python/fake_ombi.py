@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """A fake Ombi server on loopback that answers from the fixture set in ../fixtures/ombi.
 
-A copy of the conformance kit's fake_ombi.py with the fixture path adapted to this repository;
-the Rust twin is host_harness::demo::FakeOmbi.
+Its Rust twin is media_mcp_fakes::ombi::FakeOmbi (fakes/src/ombi/).
 
 It routes by method and path template (case-insensitive, like ASP.NET), checks the API key the
 way Ombi does (header `ApiKey`, or the `apikey` query parameter), answers unmatched GETs under

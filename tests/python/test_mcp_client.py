@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 import fake_ombi  # noqa: E402
 
 HARNESS = ROOT / "target" / "release" / "host-harness"
+DEMO = ROOT / "target" / "release" / "media-mcp-demo"
 COMPONENT = ROOT / "target" / "media_mcp.wasm"
 CACHE = ROOT / "target" / "tmp" / "media-mcp-py-cache"
 
@@ -38,7 +39,11 @@ TOUR = [
 
 
 def require_artifacts():
-    for path, how in ((HARNESS, "cargo build --release -p host-harness"), (COMPONENT, "scripts/build-component.sh")):
+    for path, how in (
+        (HARNESS, "cargo build --release -p host-harness"),
+        (DEMO, "cargo build --release -p media-mcp-demo"),
+        (COMPONENT, "scripts/build-component.sh"),
+    ):
         if not path.is_file():
             pytest.fail(f"{path} is missing: build it with `{how}`, or run scripts/test.sh")
 
@@ -143,7 +148,7 @@ def test_unknown_tool_is_a_json_rpc_invalid_params_error(upstream, tmp_path):
 
 def test_demo_serve_needs_no_configuration(tmp_path):
     require_artifacts()
-    params = StdioServerParameters(command=str(HARNESS), args=["demo", "--serve"], env=harness_env())
+    params = StdioServerParameters(command=str(DEMO), args=["--serve"], env=harness_env())
 
     async def body(session, _init):
         tools = {t.name: t for t in (await session.list_tools()).tools}

@@ -1,6 +1,6 @@
 //! Support for the integration tests (`it/`): where the built artifacts are, a harness child
 //! process spoken to over real stdio pipes ([`Harness`]), one-shot CLI runs ([`run_cli`]), and
-//! secret checks. The fake upstream is the harness's own [`FakeOmbi`].
+//! secret checks. The fake upstreams are `media-mcp-fakes`.
 //!
 //! The tests run the **release** harness binary (`target/release/host-harness`) with the real
 //! component (`target/media_mcp.wasm`); `scripts/test.sh` builds both first.
@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use host_harness::demo::{FakeOmbi, RecordedRequest, Reply};
+use media_mcp_fakes::ombi::FakeOmbi;
 use serde_json::{Value, json};
 
 /// How long any single response may take before a test fails.
@@ -32,10 +32,19 @@ pub fn target_dir() -> PathBuf {
 
 /// `target/release/host-harness`; panics with the command to build it when missing.
 pub fn harness_binary() -> PathBuf {
-    let path = target_dir().join("release").join("host-harness");
+    release_binary("host-harness")
+}
+
+/// `target/release/media-mcp-demo`; panics with the command to build it when missing.
+pub fn demo_binary() -> PathBuf {
+    release_binary("media-mcp-demo")
+}
+
+fn release_binary(package: &str) -> PathBuf {
+    let path = target_dir().join("release").join(package);
     assert!(
         path.is_file(),
-        "{} is missing: build it with `cargo build --release -p host-harness`, or run scripts/test.sh",
+        "{} is missing: build it with `cargo build --release -p {package}`, or run scripts/test.sh",
         path.display()
     );
     path
@@ -145,8 +154,17 @@ pub struct Finished {
 
 /// Runs `host-harness ARGS` to completion (60 s at most) with `env` and no stdin.
 pub fn run_cli(args: &[&str], env: &Env) -> Finished {
+    run_binary(harness_binary(), args, env)
+}
+
+/// Runs `media-mcp-demo ARGS` to completion (60 s at most) with `env` and no stdin.
+pub fn run_demo(args: &[&str], env: &Env) -> Finished {
+    run_binary(demo_binary(), args, env)
+}
+
+fn run_binary(binary: PathBuf, args: &[&str], env: &Env) -> Finished {
     let _ = component_file();
-    let mut command = Command::new(harness_binary());
+    let mut command = Command::new(binary);
     command
         .args(args)
         .stdin(Stdio::null())
@@ -186,7 +204,7 @@ fn wait_with_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
     }
 }
 
-/// A running `host-harness serve` (or `demo --serve`) spoken to over its stdio pipes.
+/// A running `host-harness serve` spoken to over its stdio pipes.
 pub struct Harness {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -389,6 +407,3 @@ pub fn structured(response: &Value) -> &Value {
     );
     &response["result"]["structuredContent"]
 }
-
-/// The fake MoviePilot MCP endpoint on loopback (`fake_moviepilot.rs`).
-pub mod fake_moviepilot;

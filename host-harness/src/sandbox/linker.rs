@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use wasmtime::component::{HasData, Linker, ResourceTable};
-use wasmtime::{Engine, StoreLimits};
+use wasmtime::{Config, Engine, StoreLimits};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
@@ -91,7 +91,7 @@ pub(super) fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
 ///
 /// The file cannot be read or compiled.
 pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
-    let engine = super::engine()?;
+    let engine = engine()?;
     let wasm = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let component = wasmtime::component::Component::new(&engine, &wasm)?;
     let mut names: Vec<String> = component
@@ -102,4 +102,11 @@ pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
     names.sort();
     names.dedup();
     Ok(names)
+}
+
+/// The engine configuration every sandbox uses (also part of the cache key).
+pub(super) fn engine() -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config.epoch_interruption(true);
+    Ok(Engine::new(&config)?)
 }

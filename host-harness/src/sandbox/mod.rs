@@ -21,13 +21,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use wasmtime::component::ResourceTable;
-use wasmtime::{Config, Engine, Store, StoreLimitsBuilder, UpdateDeadline};
+use wasmtime::{Engine, Store, StoreLimitsBuilder, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi_http::WasiHttpCtx;
 
 use crate::artifact_cache::{self, Provenance};
 use crate::http_hooks::PolicyHooks;
 use crate::policy::Policy;
+use crate::tool::ListedTool;
 
 mod failure;
 mod linker;
@@ -36,7 +37,7 @@ pub use failure::{Failure, FailureKind};
 pub use linker::{ALLOWED_IMPORTS, component_imports};
 
 use failure::{classify, instantiate_failure, timeout_failure};
-use linker::{HostState, linker};
+use linker::{HostState, engine, linker};
 
 mod bindings {
     //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
@@ -58,23 +59,6 @@ use bindings::exports::media_mcp::plugin::tools as wit;
 
 /// How often the epoch advances; also how often a running guest yields to tokio.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// One tool as the component lists it (JSON fields still as text).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolSpec {
-    /// Unique name (`read_search`).
-    pub name: String,
-    /// Human-readable title.
-    pub title: String,
-    /// Description for the model.
-    pub description: String,
-    /// JSON Schema of the arguments, as text.
-    pub input_schema: String,
-    /// JSON Schema of the structured result, as text.
-    pub output_schema: String,
-    /// MCP annotations object, as text.
-    pub annotations: String,
-}
 
 /// What the host passes with each call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,13 +159,6 @@ impl std::fmt::Debug for Sandbox {
     }
 }
 
-/// The engine configuration every sandbox uses (also part of the cache key).
-pub fn engine() -> anyhow::Result<Engine> {
-    let mut config = Config::new();
-    config.epoch_interruption(true);
-    Ok(Engine::new(&config)?)
-}
-
 impl Sandbox {
     /// The outbound policy (also what [`Policy::redact_secrets`] cleans results with).
     pub fn policy(&self) -> &Policy {
@@ -232,7 +209,7 @@ impl Sandbox {
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
         let engine = engine()?;
-        let (component, provenance) = artifact_cache::load_component_with_digest(
+        let (component, provenance) = artifact_cache::load_component(
             &engine,
             wasm,
             &component_digest,
@@ -264,11 +241,6 @@ impl Sandbox {
                 component_digest,
             },
         ))
-    }
-
-    /// The call timeout in force.
-    pub fn call_timeout(&self) -> Duration {
-        self.call_timeout
     }
 
     fn new_store(&self) -> Store<HostState> {
@@ -303,22 +275,14 @@ impl Sandbox {
         store
     }
 
-    /// Calls `list-tools` in a fresh instance.
+    /// Calls `list-tools` in a fresh instance; also says how many outgoing requests the guest
+    /// attempted meanwhile (none: the listing depends only on the component and its
+    /// environment, and may be cached).
     ///
     /// # Errors
     ///
     /// [`Failure`] when the guest traps, times out or cannot be instantiated.
-    pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, Failure> {
-        self.list_tools_counting().await.map(|(tools, _)| tools)
-    }
-
-    /// [`Sandbox::list_tools`], also saying how many outgoing requests the guest attempted
-    /// meanwhile (none: the listing depends only on the component and its environment).
-    ///
-    /// # Errors
-    ///
-    /// [`Failure`] when the guest traps, times out or cannot be instantiated.
-    pub async fn list_tools_counting(&self) -> Result<(Vec<ToolSpec>, usize), Failure> {
+    pub async fn list_tools(&self) -> Result<(Vec<ListedTool>, usize), Failure> {
         let mut store = self.new_store();
         let run = async {
             let instance = self
@@ -334,7 +298,7 @@ impl Sandbox {
         };
         let tools = self.bounded(run).await?;
         let attempted = store.data().hooks.requests_attempted();
-        Ok((tools.into_iter().map(ToolSpec::from).collect(), attempted))
+        Ok((tools.into_iter().map(ListedTool::from).collect(), attempted))
     }
 
     /// Calls `call-tool` in a fresh instance.
@@ -399,9 +363,9 @@ impl Sandbox {
     }
 }
 
-impl From<wit::Tool> for ToolSpec {
+impl From<wit::Tool> for ListedTool {
     fn from(t: wit::Tool) -> Self {
-        ToolSpec {
+        ListedTool {
             name: t.name,
             title: t.title,
             description: t.description,
@@ -466,13 +430,13 @@ mod tests {
                 "{:?}",
                 started.elapsed()
             );
-            assert_eq!(listed.unwrap(), vec![]);
+            assert_eq!(listed.unwrap().0, vec![]);
             assert!(
                 listed_at < Duration::from_millis(800),
                 "the spinning guest blocked the runtime: {listed_at:?}"
             );
             assert_eq!(
-                sandbox.list_tools().await.unwrap(),
+                sandbox.list_tools().await.unwrap().0,
                 vec![],
                 "the next call works"
             );

@@ -1,4 +1,4 @@
-//! The fake's tools and what they answer, shaped like MoviePilot's (`mcp-api.md` §2.3, §4, §6):
+//! The fake's tools and what they answer, shaped like MoviePilot's own tool results:
 //! JSON text with `success`/`message`/`data`, `collection` on lists (`total_count` only when
 //! known), `error` + `input_contract` for invalid input, `execution_outcome` for accepted or
 //! unknown effects, `tool_result_truncated` + `content_preview` for cut results, prose from a

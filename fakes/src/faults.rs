@@ -8,18 +8,20 @@
 //! wrong shape, truncated, far over the plugin's byte cap, framed with a lying
 //! `Content-Length`, compressed or not UTF-8, and a redirect to another origin. The fault
 //! matrix and canary tests (`tests/it/faults.rs`, `tests/it/canary.rs`) run every tool through
-//! these.
+//! these; the fake MoviePilot sends the transport faults among them byte for byte
+//! ([`CallFault::Transport`](crate::moviepilot::faults::CallFault::Transport)).
 //!
-//! [`FakeOmbi`]: super::FakeOmbi
-//! [`FakeOmbi::set_fault`]: super::FakeOmbi::set_fault
-//! [`FakeOmbi::set_override_everywhere`]: super::FakeOmbi::set_override_everywhere
+//! [`FakeOmbi`]: crate::ombi::FakeOmbi
+//! [`FakeOmbi::set_fault`]: crate::ombi::FakeOmbi::set_fault
+//! [`FakeOmbi::set_override_everywhere`]: crate::ombi::FakeOmbi::set_override_everywhere
 
 use std::time::Duration;
 
 use bytes::Bytes;
 
-use super::fake_ombi::{RawEnd, Reply};
-use super::fixtures::fixture;
+use crate::fixtures::fixture;
+use crate::raw::RawEnd;
+use crate::reply::Reply;
 
 /// A secret-looking value that [`Fault::ProblemDetailsLeak`] and [`Fault::OmbiError500`]
 /// carry, so tests can check that it never reaches a caller.

@@ -13,7 +13,8 @@
 
 use std::time::Duration;
 
-use host_harness::demo::{Fault, Reply};
+use crate::faults::Fault;
+use crate::reply::Reply;
 use serde_json::{Value, json};
 
 /// A secret-looking value the traceback faults carry.

@@ -1,6 +1,6 @@
 //! [`FakeOmbi`]: a real HTTP/1.1 server on `127.0.0.1:<random port>` (tokio + hyper, on its own
 //! thread and runtime, so sync and async callers alike can use it) that answers from the
-//! embedded fixtures exactly like `fake_ombi.py`:
+//! embedded fixtures exactly like `tests/python/fake_ombi.py`:
 //!
 //! 1. every request is recorded ([`RecordedRequest`]);
 //! 2. `/health` → 200 `Healthy` (no key needed);
@@ -15,33 +15,31 @@
 //! with a [`Reply`]: status, content type, body, extra headers, delay; raw bytes on the socket
 //! ending in a close, a reset or a stall (a lying `Content-Length`, a reset mid-body); a huge
 //! body made while it streams; or one of several replies picked per request. The
-//! [`Fault`](super::faults::Fault)s are built from these, and
+//! [`Fault`]s are built from these, and
 //! [`FakeOmbi::set_override_everywhere`] applies one to every `/api/` route. A base path
 //! ([`FakeOmbiBuilder::base_path`]) serves everything under a prefix, like Ombi's `BaseUrl`.
 
+mod routes;
+
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use http::{Request, Response, StatusCode};
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
+use http::{Request, Response};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
 
-use super::fixtures::fixture;
-use super::raw::{RawPlan, RawSender, accept_loop};
-use super::routes::RouteTable;
+use crate::faults::Fault;
+use crate::fixtures::fixture;
+use crate::lock::lock;
+use crate::raw::{RawSender, accept_loop};
+use crate::reply::{Body, JSON, Reply, Responder, fingerprint};
+use routes::RouteTable;
 
 /// The body `fake_ombi.py` sends for an unmatched non-GET route.
 pub const UNMATCHED_WRITE_BODY: &[u8] =
     br#"{"error":"Object reference not set to an instance of an object."}"#;
-const JSON: &str = "application/json; charset=utf-8";
 
 /// One request as the fake saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,128 +69,6 @@ impl RecordedRequest {
     }
 }
 
-/// What a route answers instead of its fixture.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
-    /// A complete response, sent after `delay`.
-    Canned {
-        /// HTTP status.
-        status: u16,
-        /// `Content-Type`, if any.
-        content_type: Option<String>,
-        /// Body bytes.
-        body: Bytes,
-        /// Extra response headers.
-        headers: Vec<(String, String)>,
-        /// Wait before answering (the upstream is slow).
-        delay: Duration,
-    },
-    /// Bytes written straight to the socket after `delay` (no HTTP framing by the server, so
-    /// they may lie about lengths or stop half-way), then the connection ends as `end` says.
-    /// Built by [`Fault`](super::faults::Fault) for replies no well-behaved server sends.
-    Raw {
-        /// What is written, headers included.
-        bytes: Bytes,
-        /// How the connection ends afterwards.
-        end: RawEnd,
-        /// Wait before writing.
-        delay: Duration,
-    },
-    /// A body of `total` filler bytes made chunk by chunk while it is sent (never held in
-    /// memory), with a `Content-Length` when `declare_length`, chunked otherwise.
-    Streamed {
-        /// HTTP status.
-        status: u16,
-        /// Body length in bytes.
-        total: u64,
-        /// Whether `Content-Length` announces `total`.
-        declare_length: bool,
-    },
-    /// One of several replies, picked by a hash of the request (method, path, query, body):
-    /// the same request always gets the same reply, different requests spread over all.
-    PerRequest(Vec<Reply>),
-}
-
-/// How a [`Reply::Raw`] connection ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RawEnd {
-    /// An orderly close (FIN) after the bytes.
-    Close,
-    /// A reset (RST, `SO_LINGER` 0) after the bytes.
-    Reset,
-    /// Keep the connection open and silent for this long, then close.
-    Stall(Duration),
-}
-
-impl Reply {
-    /// A response with this status, content type and body.
-    pub fn new(status: u16, content_type: Option<&str>, body: impl Into<Bytes>) -> Reply {
-        Reply::Canned {
-            status,
-            content_type: content_type.map(str::to_owned),
-            body: body.into(),
-            headers: Vec::new(),
-            delay: Duration::ZERO,
-        }
-    }
-
-    /// A JSON response (`application/json; charset=utf-8`).
-    pub fn json(status: u16, body: impl Into<Bytes>) -> Reply {
-        Reply::new(status, Some(JSON), body)
-    }
-
-    /// A status with an empty body and no content type.
-    pub fn empty(status: u16) -> Reply {
-        Reply::new(status, None, Bytes::new())
-    }
-
-    /// The same reply after `delay`.
-    pub fn with_delay(self, delay: Duration) -> Reply {
-        match self {
-            Reply::Canned {
-                status,
-                content_type,
-                body,
-                headers,
-                ..
-            } => Reply::Canned {
-                status,
-                content_type,
-                body,
-                headers,
-                delay,
-            },
-            Reply::Raw { bytes, end, .. } => Reply::Raw { bytes, end, delay },
-            other => other,
-        }
-    }
-
-    /// The same reply with one more response header.
-    pub fn with_header(self, name: &str, value: &str) -> Reply {
-        match self {
-            Reply::Canned {
-                status,
-                content_type,
-                body,
-                mut headers,
-                delay,
-            } => {
-                headers.push((name.to_owned(), value.to_owned()));
-                Reply::Canned {
-                    status,
-                    content_type,
-                    body,
-                    headers,
-                    delay,
-                }
-            }
-            other => other,
-        }
-    }
-}
-
-type ResponseBody = BoxBody<Bytes, Infallible>;
-
 struct Shared {
     api_key: String,
     base_path: String,
@@ -201,13 +77,7 @@ struct Shared {
     overrides: Mutex<HashMap<(String, String), Reply>>,
     /// Answers every `/api/` request (after the key check) when set.
     everywhere: Mutex<Option<Reply>>,
-    /// Filler bytes handed to the socket by [`Reply::Streamed`] bodies.
-    streamed: Arc<AtomicU64>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panicking test thread must not poison the fake for the others.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    responder: Responder,
 }
 
 /// Configures a [`FakeOmbi`] before starting it.
@@ -244,7 +114,7 @@ impl FakeOmbiBuilder {
             requests: Mutex::new(Vec::new()),
             overrides: Mutex::new(HashMap::new()),
             everywhere: Mutex::new(None),
-            streamed: Arc::new(AtomicU64::new(0)),
+            responder: Responder::new("Kestrel"),
         });
         let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         listener.set_nonblocking(true)?;
@@ -347,8 +217,8 @@ impl FakeOmbi {
         *lock(&self.shared.everywhere) = None;
     }
 
-    /// Makes the route answer with `fault` from now on (see [`Fault`](super::faults::Fault)).
-    pub fn set_fault(&self, method: &str, template: &str, fault: &super::faults::Fault) {
+    /// Makes the route answer with `fault` from now on.
+    pub fn set_fault(&self, method: &str, template: &str, fault: &Fault) {
         self.set_override(method, template, fault.reply());
     }
 
@@ -361,7 +231,7 @@ impl FakeOmbi {
     /// Filler bytes that [`Reply::Streamed`] bodies have handed to sockets so far: a reader
     /// that stops at its byte cap leaves this far below the announced size.
     pub fn streamed_bytes(&self) -> u64 {
-        self.shared.streamed.load(Ordering::Relaxed)
+        self.shared.responder.streamed_bytes()
     }
 }
 
@@ -381,11 +251,7 @@ fn override_key(method: &str, template: &str) -> (String, String) {
     (method.to_ascii_uppercase(), template.to_ascii_lowercase())
 }
 
-async fn handle(
-    shared: &Shared,
-    request: Request<Incoming>,
-    raw: &RawSender,
-) -> Response<ResponseBody> {
+async fn handle(shared: &Shared, request: Request<Incoming>, raw: &RawSender) -> Response<Body> {
     let (parts, body) = request.into_parts();
     let body = body
         .collect()
@@ -417,7 +283,7 @@ async fn handle(
         == Some(shared.api_key.as_str());
     let method = record.method.clone();
     let full_path = record.path.clone();
-    let fingerprint = fnv1a(&[
+    let fingerprint = fingerprint(&[
         record.method.as_bytes(),
         record.path.as_bytes(),
         record.query.as_bytes(),
@@ -426,7 +292,7 @@ async fn handle(
     lock(&shared.requests).push(record);
 
     let Some(path) = strip_base(&full_path, &shared.base_path) else {
-        return respond(
+        return shared.responder.respond(
             404,
             Some("text/plain"),
             Bytes::from_static(b"Not Found"),
@@ -434,10 +300,15 @@ async fn handle(
         );
     };
     if path.eq_ignore_ascii_case("/health") {
-        return respond(200, Some("text/plain"), Bytes::from_static(b"Healthy"), &[]);
+        return shared.responder.respond(
+            200,
+            Some("text/plain"),
+            Bytes::from_static(b"Healthy"),
+            &[],
+        );
     }
     if path.to_ascii_lowercase().starts_with("/api/") && !key_ok {
-        return respond(
+        return shared.responder.respond(
             401,
             Some("text/plain"),
             Bytes::from_static(b"Invalid API Key"),
@@ -448,14 +319,16 @@ async fn handle(
     if let Some(reply) = everywhere
         && path.to_ascii_lowercase().starts_with("/api/")
     {
-        return send_reply(shared, reply, fingerprint, raw).await;
+        return shared.responder.send(reply, fingerprint, raw).await;
     }
     let Some(route) = shared.routes.find(&method, path) else {
         return if method == "GET" {
             let page = fixture("err-spa-fallback-html.txt").unwrap_or_default();
-            respond(200, Some("text/html"), Bytes::from_static(page), &[])
+            shared
+                .responder
+                .respond(200, Some("text/html"), Bytes::from_static(page), &[])
         } else {
-            respond(
+            shared.responder.respond(
                 500,
                 Some("application/json"),
                 Bytes::from_static(UNMATCHED_WRITE_BODY),
@@ -467,13 +340,15 @@ async fn handle(
         .get(&override_key(&method, &route.template))
         .cloned();
     if let Some(reply) = reply {
-        return send_reply(shared, reply, fingerprint, raw).await;
+        return shared.responder.send(reply, fingerprint, raw).await;
     }
     match &route.body_file {
-        None => respond(route.status, None, Bytes::new(), &[]),
+        None => shared
+            .responder
+            .respond(route.status, None, Bytes::new(), &[]),
         Some(file) => {
             let data = fixture(file).unwrap_or_default();
-            respond(
+            shared.responder.respond(
                 route.status,
                 Some(route.content_type.as_deref().unwrap_or(JSON)),
                 Bytes::from_static(data),
@@ -483,143 +358,6 @@ async fn handle(
     }
 }
 
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in part.iter().chain(&[0xff]) {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
-
-async fn send_reply(
-    shared: &Shared,
-    mut reply: Reply,
-    fingerprint: u64,
-    raw: &RawSender,
-) -> Response<ResponseBody> {
-    // Bounded: each step removes one level of nesting.
-    while let Reply::PerRequest(options) = reply {
-        if options.is_empty() {
-            return respond(500, None, Bytes::new(), &[]);
-        }
-        let at = (fingerprint % options.len() as u64) as usize;
-        reply = options
-            .into_iter()
-            .nth(at)
-            .unwrap_or_else(|| Reply::empty(500));
-    }
-    match reply {
-        Reply::Raw { bytes, end, delay } => {
-            let sender = lock(raw).take();
-            if let Some(sender) = sender
-                && sender.send(RawPlan { bytes, end, delay }).is_ok()
-            {
-                // The connection task now owns the socket; hyper must never answer.
-                std::future::pending::<()>().await;
-            }
-            respond(500, None, Bytes::new(), &[])
-        }
-        Reply::Streamed {
-            status,
-            total,
-            declare_length,
-        } => {
-            let body = Filler {
-                left: total,
-                started: false,
-                declared: declare_length.then_some(total),
-                counter: shared.streamed.clone(),
-            };
-            let mut response = respond(status, Some(JSON), Bytes::new(), &[]);
-            *response.body_mut() = BodyExt::boxed(body);
-            response
-        }
-        Reply::PerRequest(_) => respond(500, None, Bytes::new(), &[]),
-        Reply::Canned {
-            status,
-            content_type,
-            body,
-            headers,
-            delay,
-        } => {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            respond(status, content_type.as_deref(), body, &headers)
-        }
-    }
-}
-
-fn respond(
-    status: u16,
-    content_type: Option<&str>,
-    body: Bytes,
-    headers: &[(String, String)],
-) -> Response<ResponseBody> {
-    let mut builder = Response::builder()
-        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
-        .header("server", "Kestrel");
-    if let Some(content_type) = content_type {
-        builder = builder.header("content-type", content_type);
-    }
-    for (name, value) in headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    builder.body(Full::new(body).boxed()).unwrap_or_else(|_| {
-        Response::new(Full::new(Bytes::from_static(b"bad override header")).boxed())
-    })
-}
-
-/// A streamed body of filler (`[0,0,0,...`): each frame is made when hyper asks for it, so
-/// a reader that stops early leaves the rest unmade.
-struct Filler {
-    left: u64,
-    started: bool,
-    declared: Option<u64>,
-    counter: Arc<AtomicU64>,
-}
-
-/// Bytes per frame of a [`Filler`] body.
-const FILLER_CHUNK: u64 = 64 * 1024;
-
-impl http_body::Body for Filler {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
-        if self.left == 0 {
-            return Poll::Ready(None);
-        }
-        let first = !self.started;
-        self.started = true;
-        let n = self.left.min(FILLER_CHUNK);
-        self.left -= n;
-        self.counter.fetch_add(n, Ordering::Relaxed);
-        let mut chunk = b"0,".repeat((n / 2) as usize);
-        chunk.resize(n as usize, b' ');
-        if first {
-            chunk[0] = b'[';
-        }
-        Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from(chunk)))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.left == 0
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        match self.declared {
-            Some(_) => http_body::SizeHint::with_exact(self.left),
-            None => http_body::SizeHint::default(),
-        }
-    }
-}
 fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
     if base.is_empty() {
         return Some(path);
@@ -633,7 +371,7 @@ fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
 fn query_param(query: &str, name: &str) -> Option<String> {
     query.split('&').find_map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (k == name).then(|| super::routes::percent_decode(&v.replace('+', " ")))
+        (k == name).then(|| routes::percent_decode(&v.replace('+', " ")))
     })
 }
 

@@ -5,9 +5,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::present;
-use crate::sandbox::Sandbox;
-use crate::server::{Catalogue, call_tool};
+use host_harness::app::Host;
+use host_harness::present;
 
 /// The tour: tool name and arguments, in order.
 pub const TOUR: &[(&str, &str)] = &[
@@ -17,11 +16,11 @@ pub const TOUR: &[(&str, &str)] = &[
 ];
 
 /// Runs the tour and returns its text.
-pub async fn tour(sandbox: &Sandbox, catalogue: &Catalogue) -> String {
+pub async fn tour(host: &Host) -> String {
     let mut out = String::new();
     let stops: Vec<_> = TOUR
         .iter()
-        .filter(|(name, _)| catalogue.get(name).is_some())
+        .filter(|(name, _)| host.tools().iter().any(|t| t.name == *name))
         .collect();
     if stops.is_empty() {
         out.push_str("The component lists none of the tour's tools; nothing to call.\n");
@@ -32,7 +31,7 @@ pub async fn tour(sandbox: &Sandbox, catalogue: &Catalogue) -> String {
             continue;
         };
         let _ = writeln!(out, "\n> {name} {arguments}");
-        match call_tool(sandbox, name, Some(args), None).await {
+        match host.call(name, Some(args), None).await {
             Ok(result) => out.push_str(&present::result_summary(&result)),
             Err(error) => {
                 let _ = writeln!(out, "  protocol error {}: {}", error.code.0, error.message);

@@ -1,7 +1,6 @@
-//! Raw socket replies for the fake upstreams (issue 7's transport faults): a connection task
-//! keeps a second handle on its socket, so a reply can take the connection over from hyper,
-//! write exact bytes and end with a close, a reset or a stall. Shared by the fake Ombi here and
-//! the fake MoviePilot in the tests crate.
+//! The fakes' accept loop and raw socket replies: a connection task keeps a second handle on
+//! its socket, so a reply can take the connection over from hyper, write exact bytes and end
+//! with a close, a reset or a stall (the transport faults no well-behaved server produces).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -12,26 +11,35 @@ use bytes::Bytes;
 use http::{Request, Response};
 use hyper::body::Incoming;
 
-pub use super::fake_ombi::RawEnd;
-/// hyper I/O over a tokio stream, for fakes serving HTTP/1 by hand.
-pub use wasmtime_wasi_http::io::TokioIo;
+use wasmtime_wasi_http::io::TokioIo;
+
+/// How a [`Reply::Raw`] connection ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawEnd {
+    /// An orderly close (FIN) after the bytes.
+    Close,
+    /// A reset (RST, `SO_LINGER` 0) after the bytes.
+    Reset,
+    /// Keep the connection open and silent for this long, then close.
+    Stall(Duration),
+}
 
 /// A raw reply handed from the service to the connection task.
-pub struct RawPlan {
+pub(crate) struct RawPlan {
     /// Bytes written as they are (status line and headers included).
-    pub bytes: Bytes,
+    pub(crate) bytes: Bytes,
     /// How the connection ends after them.
-    pub end: RawEnd,
+    pub(crate) end: RawEnd,
     /// Wait before writing.
-    pub delay: Duration,
+    pub(crate) delay: Duration,
 }
 
 /// The service's one-shot handle to the connection task's raw reply.
-pub type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
+pub(crate) type RawSender = Arc<Mutex<Option<tokio::sync::oneshot::Sender<RawPlan>>>>;
 
 /// Splits an accepted stream into the handle hyper serves and a spare for a raw reply; dropping
 /// hyper's handle closes nothing while the spare lives.
-pub fn duplicate(
+fn duplicate(
     stream: tokio::net::TcpStream,
 ) -> Option<(tokio::net::TcpStream, std::net::TcpStream)> {
     let std_stream = stream.into_std().ok()?;
@@ -40,7 +48,7 @@ pub fn duplicate(
 }
 
 /// Writes `plan` on the spare handle and ends the connection as it says.
-pub async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
+async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
     use tokio::io::AsyncWriteExt as _;
     let Ok(mut stream) = tokio::net::TcpStream::from_std(spare) else {
         return;
@@ -66,7 +74,7 @@ pub async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
 
 /// Serves HTTP/1 on `listener` until `stop` fires: each request goes to `handle` with a
 /// [`RawSender`] through which the reply may instead take the connection over (see [`run_raw`]).
-pub async fn accept_loop<H, F, B>(
+pub(crate) async fn accept_loop<H, F, B>(
     listener: std::net::TcpListener,
     mut stop: tokio::sync::oneshot::Receiver<()>,
     handle: H,

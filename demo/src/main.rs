@@ -1,0 +1,158 @@
+//! `media-mcp-demo`: the component against a fake Ombi on loopback (`media-mcp-fakes`, serving
+//! the fixtures of `tests/fixtures/ombi/` with a random API key), so it runs with no
+//! configuration. Without flags it lists the tools and takes a short tour of a few calls
+//! ([`tour`]); `--serve` serves MCP on stdio against the same fake instead.
+//! `./scripts/demo.sh` builds and runs it. The demo is its own program so that the
+//! `host-harness` users install carries no fake upstream.
+
+mod tour;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use host_harness::app::{EXIT_ERROR, EXIT_USAGE, Host, settings};
+use host_harness::cli::{COMMON_FLAGS_HELP, Common, UsageError, split_common, variables_help};
+use host_harness::config::RawSettings;
+use host_harness::present;
+use media_mcp_fakes::ombi::FakeOmbi;
+
+/// A parsed command line.
+#[derive(Debug)]
+enum Command {
+    Help,
+    Run { common: Common, serve: bool },
+}
+
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+    let (common, rest) = split_common(args, &[])?;
+    let mut serve = false;
+    for arg in rest {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--serve" => serve = true,
+            other => return Err(UsageError(format!("unknown argument {other:?}"))),
+        }
+    }
+    Ok(Command::Run { common, serve })
+}
+
+fn help() -> String {
+    format!(
+        "media-mcp-demo: runs the media-mcp component against a fake Ombi on 127.0.0.1 with a
+random key: lists the tools and takes a short tour of a few calls.
+
+USAGE:
+    media-mcp-demo [FLAGS]            the tour
+    media-mcp-demo --serve [FLAGS]    serve MCP on stdio against the fake Ombi instead
+
+FLAGS:
+{COMMON_FLAGS_HELP}    -h, --help             this text
+
+OMBI_URL and OMBI_API_KEY are set to the fake's; MoviePilot is switched off.
+{}",
+        variables_help()
+    )
+}
+
+fn main() -> ExitCode {
+    match parse(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{}", help());
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Run { common, serve }) => match run(&common, serve) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("media-mcp-demo: error: {error:#}");
+                ExitCode::from(EXIT_ERROR)
+            }
+        },
+        Err(usage) => {
+            eprintln!("media-mcp-demo: {usage}");
+            eprintln!("Try 'media-mcp-demo --help'.");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// A fake Ombi with a random key, the component configured against it.
+fn run(common: &Common, serve: bool) -> anyhow::Result<()> {
+    let key = format!("demo-{}", uuid::Uuid::new_v4().simple());
+    let fake = FakeOmbi::start(&key).context("starting the demo Ombi on 127.0.0.1")?;
+    let mut env = RawSettings::from_env(std::env::vars());
+    env.set("OMBI_URL", fake.url());
+    env.set("OMBI_API_KEY", key);
+    // The demo talks to its own upstream only.
+    env.set("MOVIEPILOT_URL", "");
+    env.set("MOVIEPILOT_API_KEY", "");
+    let settings = settings(common, env)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let host = Host::start(&settings).await?;
+        if serve {
+            host_harness::log_info!(
+                "demo Ombi at {} (random key); serving MCP on stdio",
+                fake.url()
+            );
+            return host.serve_stdio().await;
+        }
+        println!(
+            "media-mcp demo: the component runs against a fake Ombi at {} (random API key).",
+            fake.url()
+        );
+        println!("\n{} tool(s):", host.tools().len());
+        print!("{}", present::tool_list(host.tools()));
+        print!("{}", tour::tour(&host).await);
+        let requests = fake.requests();
+        let keyed = requests.iter().filter(|r| r.api_key.is_some()).count();
+        let who = if settings.pass_key_to_guest {
+            "sent by the component (--pass-key-to-guest)"
+        } else {
+            "added by the host; the component never saw the key"
+        };
+        println!(
+            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, {who}.",
+            requests.len()
+        );
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(args: &[&str]) -> Result<Command, UsageError> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn serve_and_common_flags() {
+        let Command::Run { common, serve } = parse_str(&["--serve", "--no-cache"]).unwrap() else {
+            panic!()
+        };
+        assert!(serve && common.overrides.no_cache);
+        let Command::Run { serve, .. } = parse_str(&[]).unwrap() else {
+            panic!()
+        };
+        assert!(!serve);
+        assert!(matches!(parse_str(&["--help"]).unwrap(), Command::Help));
+    }
+
+    #[test]
+    fn mistakes_are_usage_errors() {
+        assert!(parse_str(&["serve"]).is_err());
+        assert!(parse_str(&["--principal", "bob"]).is_err());
+        assert!(parse_str(&["--component"]).is_err());
+    }
+
+    #[test]
+    fn help_names_the_common_flags_and_variables() {
+        let help = help();
+        assert!(help.contains("--pass-key-to-guest"), "{help}");
+        assert!(help.contains("OMBI_USER"), "{help}");
+    }
+}
