@@ -14,7 +14,7 @@ use anyhow::{Context as _, bail};
 use bytes::Bytes;
 use media_mcp_fakes::Reply;
 use media_mcp_fakes::ombi::FakeOmbi;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::big::{self, BigBody};
 use crate::client::{McpClient, ServerSpec, cold_start};

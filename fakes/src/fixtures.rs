@@ -11,12 +11,4 @@ pub fn fixture(name: &str) -> Option<&'static [u8]> {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn fixtures_are_sorted_and_found() {
-        assert!(super::FIXTURES.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(super::fixture("index.json").is_some());
-        assert!(super::fixture("err-spa-fallback-html.txt").is_some());
-        assert!(super::fixture("nope.json").is_none());
-    }
-}
+mod tests;

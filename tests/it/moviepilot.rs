@@ -11,7 +11,7 @@ fn the_host_limits_derive_from_the_components_longest_moviepilot_deadline() {
     // The host's first-byte cap and default call timeout are margins over this one number; if
     // the component's default deadline for `search.torrents` changes, they must follow.
     assert_eq!(
-        media_mcp::moviepilot::config::SEARCH_TORRENTS_DEADLINE_MS,
+        media_mcp::moviepilot::SEARCH_TORRENTS_DEADLINE_MS,
         host_harness::limits::MOVIEPILOT_LONGEST_TOOL_SECS * 1000
     );
 }

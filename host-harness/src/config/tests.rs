@@ -1,0 +1,224 @@
+use super::*;
+
+fn raw(pairs: &[(&str, &str)]) -> RawSettings {
+    RawSettings::from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+}
+
+fn validate(pairs: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+    Settings::validate(&raw(pairs), &Overrides::default())
+}
+
+#[test]
+fn the_call_timeout_help_states_the_moviepilot_limits() {
+    let help = VARIABLES
+        .iter()
+        .find(|v| v.name == "MEDIA_MCP_CALL_TIMEOUT_SECS")
+        .unwrap()
+        .help;
+    let default = format!("{MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS} when MOVIEPILOT_URL is set");
+    let longest = format!("may take {} s", crate::limits::MOVIEPILOT_LONGEST_TOOL_SECS);
+    assert!(help.contains(&default) && help.contains(&longest), "{help}");
+}
+
+#[test]
+fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
+    let mp = [
+        ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
+        ("MOVIEPILOT_API_KEY", "k"),
+    ];
+    assert_eq!(
+        validate(&mp).unwrap().call_timeout,
+        Duration::from_secs(MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS)
+    );
+    let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")];
+    assert_eq!(
+        validate(&explicit).unwrap().call_timeout,
+        Duration::from_secs(90)
+    );
+}
+
+#[test]
+fn nothing_configured_is_valid_and_has_no_upstreams() {
+    let s = validate(&[]).unwrap();
+    assert!(s.ombi.is_none() && s.moviepilot.is_none());
+    assert_eq!(s.call_timeout, Duration::from_secs(60));
+    assert_eq!(s.memory_limit_bytes, 64 << 20);
+    assert!(s.cache_dir.is_none());
+}
+
+#[test]
+fn ombi_url_keeps_its_path_prefix_without_trailing_slash() {
+    let s = validate(&[
+        ("OMBI_URL", "https://media.example/ombi/"),
+        ("OMBI_API_KEY", "k1"),
+    ])
+    .unwrap();
+    let ombi = s.ombi.unwrap();
+    assert_eq!(ombi.base_url(), "https://media.example/ombi");
+    assert_eq!(ombi.base_path(), "/ombi");
+    assert_eq!(ombi.api_key.expose(), "k1");
+}
+
+#[test]
+fn ombi_url_without_key_names_the_key_variable() {
+    let e = validate(&[("OMBI_URL", "http://127.0.0.1:5000")]).unwrap_err();
+    assert_eq!(e.variable, "OMBI_API_KEY");
+}
+
+#[test]
+fn bad_urls_name_the_variable_and_never_echo_credentials() {
+    for (url, needle) in [
+        ("ftp://h/x", "http or https"),
+        ("not a url", "not a valid URL"),
+        ("http://user:hunter2@h/", "user name or password"),
+        ("http://h/?apikey=hunter2", "query"),
+    ] {
+        let e = validate(&[("OMBI_URL", url), ("OMBI_API_KEY", "k")]).unwrap_err();
+        assert_eq!(e.variable, "OMBI_URL", "{url}");
+        assert!(e.message.contains(needle), "{url}: {}", e.message);
+        assert!(!e.to_string().contains("hunter2"));
+    }
+}
+
+#[test]
+fn bad_key_is_refused_without_echoing_it() {
+    let e = validate(&[
+        ("OMBI_URL", "http://h"),
+        ("OMBI_API_KEY", "bad key\nsecret"),
+    ])
+    .unwrap_err();
+    assert_eq!(e.variable, "OMBI_API_KEY");
+    assert!(!e.to_string().contains("secret"));
+    assert!(!format!("{e:?}").contains("secret"));
+}
+
+#[test]
+fn secret_debug_is_redacted() {
+    assert_eq!(format!("{:?}", Secret::new("abc")), "Secret(<redacted>)");
+}
+
+#[test]
+fn empty_values_count_as_unset() {
+    let s = validate(&[("OMBI_URL", ""), ("OMBI_USER", "")]).unwrap();
+    assert!(s.ombi.is_none() && s.ombi_user.is_none());
+}
+
+#[test]
+fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
+    let s = validate(&[
+        ("MEDIA_MCP_ALLOW_WRITES", "1"),
+        ("MOVIEPILOT_TIMEOUT", "5"),
+        ("MOVIEPILOT_API_KEY", "mpkey"),
+        ("MEDIA_MCP_OTHER_TOKEN", "t"),
+        ("MEDIA_MCP_LOG", "debug"),
+        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "5"),
+        ("PATH", "/bin"),
+    ])
+    .unwrap();
+    assert_eq!(
+        s.passthrough,
+        vec![
+            ("MEDIA_MCP_ALLOW_WRITES".into(), "1".into()),
+            ("MOVIEPILOT_TIMEOUT".into(), "5".into())
+        ]
+    );
+    assert_eq!(s.call_timeout, Duration::from_secs(5));
+}
+
+#[test]
+fn numbers_and_booleans_are_checked_by_name() {
+    assert_eq!(
+        validate(&[("MEDIA_MCP_CALL_TIMEOUT_SECS", "0")])
+            .unwrap_err()
+            .variable,
+        "MEDIA_MCP_CALL_TIMEOUT_SECS"
+    );
+    assert_eq!(
+        validate(&[("MEDIA_MCP_MEMORY_LIMIT_MIB", "lots")])
+            .unwrap_err()
+            .variable,
+        "MEDIA_MCP_MEMORY_LIMIT_MIB"
+    );
+    assert_eq!(
+        validate(&[("MEDIA_MCP_PASS_KEY_TO_GUEST", "maybe")])
+            .unwrap_err()
+            .variable,
+        "MEDIA_MCP_PASS_KEY_TO_GUEST"
+    );
+    assert!(
+        validate(&[("MEDIA_MCP_PASS_KEY_TO_GUEST", "yes")])
+            .unwrap()
+            .pass_key_to_guest
+    );
+    assert_eq!(
+        validate(&[("MEDIA_MCP_LOG", "loud")]).unwrap_err().variable,
+        "MEDIA_MCP_LOG"
+    );
+}
+
+#[test]
+fn config_file_toml_and_json_use_variable_names() {
+    let toml = RawSettings::from_file_text(
+        "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"k\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 9\n",
+        false,
+        "f",
+    )
+    .unwrap();
+    let s = Settings::validate(&toml, &Overrides::default()).unwrap();
+    assert_eq!(s.ombi.unwrap().base_url(), "http://h:1");
+    assert_eq!(s.call_timeout, Duration::from_secs(9));
+    let json =
+        RawSettings::from_file_text(r#"{"MEDIA_MCP_PASS_KEY_TO_GUEST": true}"#, true, "f").unwrap();
+    assert!(
+        Settings::validate(&json, &Overrides::default())
+            .unwrap()
+            .pass_key_to_guest
+    );
+}
+
+#[test]
+fn config_file_rejects_unknown_keys_and_nested_values() {
+    let e = RawSettings::from_file_text("OMBI_URLL = \"x\"", false, "--config f").unwrap_err();
+    assert_eq!(e.variable, "--config f");
+    assert!(e.message.contains("OMBI_URLL"));
+    assert!(RawSettings::from_file_text("[OMBI_URL]\na = 1", false, "f").is_err());
+}
+
+#[test]
+fn environment_overrides_file_and_flags_override_both() {
+    let file = raw(&[
+        ("OMBI_URL", "http://file"),
+        ("OMBI_API_KEY", "k"),
+        ("MEDIA_MCP_COMPONENT", "/file.wasm"),
+    ]);
+    let env = raw(&[("OMBI_URL", "http://env")]);
+    let merged = env.over(file);
+    let flags = Overrides {
+        component: Some("/flag.wasm".into()),
+        ..Overrides::default()
+    };
+    let s = Settings::validate(&merged, &flags).unwrap();
+    assert_eq!(s.ombi.unwrap().base_url(), "http://env");
+    assert_eq!(s.component.unwrap(), PathBuf::from("/flag.wasm"));
+}
+
+#[test]
+fn cache_dir_defaults_to_xdg_then_home_and_can_be_disabled() {
+    let s = validate(&[("HOME", "/home/u")]).unwrap();
+    assert_eq!(
+        s.cache_dir.unwrap(),
+        PathBuf::from("/home/u/.cache/media-mcp")
+    );
+    let s = validate(&[("HOME", "/home/u"), ("XDG_CACHE_HOME", "/x")]).unwrap();
+    assert_eq!(s.cache_dir.unwrap(), PathBuf::from("/x/media-mcp"));
+    let flags = Overrides {
+        no_cache: true,
+        ..Overrides::default()
+    };
+    assert!(
+        Settings::validate(&raw(&[("HOME", "/h")]), &flags)
+            .unwrap()
+            .cache_dir
+            .is_none()
+    );
+}

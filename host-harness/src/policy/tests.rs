@@ -1,0 +1,221 @@
+use super::*;
+use crate::config::{Overrides, RawSettings};
+
+fn settings(pairs: &[(&str, &str)]) -> Settings {
+    let raw = RawSettings::from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    Settings::validate(&raw, &Overrides::default()).unwrap()
+}
+
+fn both() -> Settings {
+    settings(&[
+        ("OMBI_URL", "http://127.0.0.1:5000/ombi"),
+        ("OMBI_API_KEY", "ombi-secret"),
+        ("OMBI_USER", "alice"),
+        ("MOVIEPILOT_URL", "https://MP.example/api/v1/mcp"),
+        ("MOVIEPILOT_API_KEY", "mp-secret"),
+        ("MEDIA_MCP_ALLOW_WRITES", "1"),
+    ])
+}
+
+fn uri(s: &str) -> Uri {
+    s.parse().unwrap()
+}
+
+#[test]
+fn allowed_origins_are_scheme_host_port() {
+    assert_eq!(
+        Policy::from_settings(&both()).allowed_origins(),
+        ["http://127.0.0.1:5000", "https://mp.example:443"]
+    );
+}
+
+#[test]
+fn another_port_on_the_same_loopback_host_is_refused() {
+    let p = Policy::from_settings(&both());
+    let e = p
+        .authorize(&uri("http://127.0.0.1:5001/ombi/api/v1/Status"))
+        .unwrap_err();
+    assert_eq!(
+        e,
+        PolicyError::OriginNotAllowed {
+            origin: "http://127.0.0.1:5001".into()
+        }
+    );
+}
+
+#[test]
+fn other_scheme_or_host_is_refused() {
+    let p = Policy::from_settings(&both());
+    assert!(
+        p.authorize(&uri("https://127.0.0.1:5000/ombi/api"))
+            .is_err()
+    );
+    assert!(p.authorize(&uri("http://localhost:5000/ombi/api")).is_err());
+    assert!(p.authorize(&uri("http://mp.example/api/v1/mcp")).is_err());
+    assert_eq!(
+        p.authorize(&uri("/relative")).unwrap_err(),
+        PolicyError::NoOrigin
+    );
+}
+
+#[test]
+fn default_ports_and_host_case_match() {
+    let p = Policy::from_settings(&both());
+    assert!(p.authorize(&uri("https://mp.EXAMPLE/api/v1/mcp")).is_ok());
+    assert!(
+        p.authorize(&uri("https://mp.example:443/api/v1/mcp"))
+            .is_ok()
+    );
+}
+
+#[test]
+fn injects_each_upstreams_own_header_replacing_guest_values() {
+    let p = Policy::from_settings(&both());
+    let mut headers = HeaderMap::new();
+    headers.insert("apikey", HeaderValue::from_static("guest-made-this-up"));
+    p.apply(
+        &uri("http://127.0.0.1:5000/ombi/api/v1/Search/movie/x"),
+        &mut headers,
+    )
+    .unwrap();
+    assert_eq!(
+        headers.get_all("ApiKey").iter().collect::<Vec<_>>(),
+        ["ombi-secret"]
+    );
+    assert!(headers.get("x-api-key").is_none());
+
+    let mut headers = HeaderMap::new();
+    p.apply(&uri("https://mp.example/api/v1/mcp"), &mut headers)
+        .unwrap();
+    assert_eq!(headers.get("X-API-KEY").unwrap(), "mp-secret");
+    assert!(headers.get("apikey").is_none());
+}
+
+#[test]
+fn configured_keys_are_redacted_from_results_in_strings_and_keys() {
+    let p = Policy::from_settings(&both());
+    let mut v = serde_json::json!({"a": ["x ombi-secret y", 1], "ombi-secret": {"b": "mp-secret"}, "c": "clean"});
+    assert!(p.redact_secrets(&mut v));
+    assert_eq!(
+        v,
+        serde_json::json!({"a": ["x [redacted] y", 1], "[redacted]": {"b": "[redacted]"}, "c": "clean"})
+    );
+    assert!(!p.redact_secrets(&mut v));
+    assert!(!format!("{p:?}").contains("ombi-secret"));
+}
+
+#[test]
+fn injected_values_are_sensitive_and_credentials_debug_is_redacted() {
+    let p = Policy::from_settings(&both());
+    let mut headers = HeaderMap::new();
+    p.apply(&uri("http://127.0.0.1:5000/ombi/api"), &mut headers)
+        .unwrap();
+    assert!(headers.get("apikey").unwrap().is_sensitive());
+    assert!(!format!("{p:?}").contains("secret"));
+}
+
+#[test]
+fn shared_origin_picks_the_longest_matching_base_path() {
+    let s = settings(&[
+        ("OMBI_URL", "http://h:80/ombi"),
+        ("OMBI_API_KEY", "o"),
+        ("MOVIEPILOT_URL", "http://h/mp"),
+        ("MOVIEPILOT_API_KEY", "m"),
+    ]);
+    let p = Policy::from_settings(&s);
+    let name = |u: &str| {
+        p.authorize(&uri(u))
+            .unwrap()
+            .unwrap()
+            .name
+            .as_str()
+            .to_owned()
+    };
+    assert_eq!(name("http://h/OMBI/api/v1/x"), "apikey");
+    assert_eq!(name("http://h/mp/api"), "x-api-key");
+    assert_eq!(
+        name("http://h/mpx"),
+        "apikey",
+        "no prefix match falls back to the first upstream"
+    );
+}
+
+#[test]
+fn pass_key_mode_injects_nothing_but_still_enforces_origins() {
+    let mut s = both();
+    s.pass_key_to_guest = true;
+    let p = Policy::from_settings(&s);
+    assert!(
+        p.authorize(&uri("http://127.0.0.1:5000/ombi/api"))
+            .unwrap()
+            .is_none()
+    );
+    assert!(p.authorize(&uri("http://127.0.0.1:1/")).is_err());
+}
+
+#[test]
+fn nothing_configured_refuses_everything() {
+    assert!(
+        Policy::from_settings(&settings(&[]))
+            .authorize(&uri("http://127.0.0.1/"))
+            .is_err()
+    );
+}
+
+#[test]
+fn timeouts_are_capped_and_smaller_guest_values_kept() {
+    let o = cap_request_options(None, MAX_FIRST_BYTE_TIMEOUT);
+    assert_eq!(o.connect_timeout, Some(MAX_CONNECT_TIMEOUT));
+    assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
+    assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
+    let o = cap_request_options(
+        Some(RequestOptions {
+            connect_timeout: Some(Duration::from_secs(1)),
+            first_byte_timeout: Some(Duration::from_secs(600)),
+            between_bytes_timeout: None,
+        }),
+        MAX_FIRST_BYTE_TIMEOUT,
+    );
+    assert_eq!(o.connect_timeout, Some(Duration::from_secs(1)));
+    assert_eq!(o.first_byte_timeout, Some(MAX_FIRST_BYTE_TIMEOUT));
+    assert_eq!(o.between_bytes_timeout, Some(MAX_BETWEEN_BYTES_TIMEOUT));
+}
+
+#[test]
+fn moviepilot_may_take_longer_to_answer_than_ombi() {
+    let p = Policy::from_settings(&both());
+    let ombi = uri("http://127.0.0.1:5000/ombi/api/v1/Status");
+    let mp = uri("https://mp.example/api/v1/mcp");
+    assert_eq!(p.first_byte_cap(&ombi), MAX_FIRST_BYTE_TIMEOUT);
+    assert_eq!(p.first_byte_cap(&mp), MOVIEPILOT_MAX_FIRST_BYTE);
+    let o = cap_request_options(None, p.first_byte_cap(&mp));
+    assert_eq!(o.first_byte_timeout, Some(MOVIEPILOT_MAX_FIRST_BYTE));
+    let elsewhere = uri("https://other.example/");
+    assert_eq!(p.first_byte_cap(&elsewhere), MAX_FIRST_BYTE_TIMEOUT);
+}
+
+#[test]
+fn guest_env_has_urls_user_and_policy_vars_but_no_keys() {
+    let env = guest_env(&both());
+    let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "OMBI_URL",
+            "OMBI_USER",
+            "MOVIEPILOT_URL",
+            "MEDIA_MCP_ALLOW_WRITES"
+        ]
+    );
+    assert_eq!(env[0].1, "http://127.0.0.1:5000/ombi");
+    assert!(env.iter().all(|(_, v)| !v.contains("secret")));
+}
+
+#[test]
+fn guest_env_has_keys_in_pass_key_mode() {
+    let mut s = both();
+    s.pass_key_to_guest = true;
+    let env = guest_env(&s);
+    assert!(env.contains(&("OMBI_API_KEY".into(), "ombi-secret".into())));
+    assert!(env.contains(&("MOVIEPILOT_API_KEY".into(), "mp-secret".into())));
+}

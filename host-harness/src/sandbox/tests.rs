@@ -1,0 +1,121 @@
+use super::*;
+
+/// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
+/// any other tool traps.
+fn failing_sandbox(call_timeout: Duration) -> Sandbox {
+    let options = SandboxOptions {
+        guest_env: vec![],
+        policy: Arc::new(Policy::default()),
+        call_timeout,
+        memory_limit_bytes: 16 << 20,
+        cache_dir: None,
+    };
+    let wat = include_str!("../testdata/failing_guest.wat");
+    Sandbox::from_bytes(wat.as_bytes(), "failing_guest.wat", options)
+        .unwrap()
+        .0
+}
+
+fn context() -> CallContext {
+    CallContext {
+        correlation_id: "c".into(),
+        principal: None,
+    }
+}
+
+/// A current-thread runtime: a guest that never yielded would block everything on it.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_spinning_guest_yields_then_times_out_and_the_next_call_works() {
+    let sandbox = failing_sandbox(Duration::from_secs(1));
+    runtime().block_on(async {
+        let started = Instant::now();
+        let ctx = context();
+        let spin = sandbox.call_tool("loop", "{}", &ctx);
+        let meanwhile = async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let listed = sandbox.list_tools().await;
+            (listed, started.elapsed())
+        };
+        let (spun, (listed, listed_at)) = tokio::join!(spin, meanwhile);
+        assert_eq!(spun.unwrap_err().kind, FailureKind::Timeout);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(listed.unwrap().0, vec![]);
+        assert!(
+            listed_at < Duration::from_millis(800),
+            "the spinning guest blocked the runtime: {listed_at:?}"
+        );
+        assert_eq!(
+            sandbox.list_tools().await.unwrap().0,
+            vec![],
+            "the next call works"
+        );
+    });
+}
+
+#[test]
+fn a_component_importing_more_than_the_plugin_world_does_not_load() {
+    let options = SandboxOptions {
+        guest_env: vec![],
+        policy: Arc::new(Policy::default()),
+        call_timeout: Duration::from_secs(1),
+        memory_limit_bytes: 16 << 20,
+        cache_dir: None,
+    };
+    for (import, func) in [
+        ("wasi:cli/exit@0.2.6", "exit"),
+        ("wasi:filesystem/preopens@0.2.12", "get-directories"),
+        ("wasi:sockets/tcp-create-socket@0.2.12", "create-tcp-socket"),
+    ] {
+        let wat = format!(r#"(component (import "{import}" (instance (export "{func}" (func)))))"#);
+        let error =
+            Sandbox::from_bytes(wat.as_bytes(), "importer.wat", options.clone()).unwrap_err();
+        assert!(format!("{error:#}").contains(import), "{error:#}");
+    }
+}
+
+#[test]
+fn a_trapping_guest_is_a_failure_and_the_next_call_works() {
+    let sandbox = failing_sandbox(Duration::from_secs(5));
+    runtime().block_on(async {
+        let failure = sandbox
+            .call_tool("trap", "{}", &context())
+            .await
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Trap);
+        assert!(
+            failure.message.contains("unreachable"),
+            "{}",
+            failure.message
+        );
+        assert!(sandbox.list_tools().await.is_ok());
+    });
+}
+
+#[test]
+fn memory_past_the_limit_is_out_of_memory_and_the_next_call_works() {
+    let sandbox = failing_sandbox(Duration::from_secs(5));
+    runtime().block_on(async {
+        let failure = sandbox
+            .call_tool("grow", "{}", &context())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            failure.kind,
+            FailureKind::OutOfMemory,
+            "{}",
+            failure.message
+        );
+        assert!(sandbox.list_tools().await.is_ok());
+    });
+}

@@ -1,0 +1,76 @@
+use super::*;
+
+fn read_all(input: &[u8], max: usize) -> Vec<(Line, Vec<u8>)> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        // A tiny buffer, so lines span many fill_buf calls.
+        let mut reader = BufReader::with_capacity(3, input);
+        let mut out = Vec::new();
+        let mut line = Vec::new();
+        loop {
+            let kind = read_line_bounded(&mut reader, &mut line, max)
+                .await
+                .unwrap();
+            if kind == Line::Eof {
+                return out;
+            }
+            out.push((kind, line.clone()));
+        }
+    })
+}
+
+#[test]
+fn long_lines_are_skipped_and_the_next_line_is_read() {
+    let lines = read_all(b"short\nmuch too long\nok\nlast", 8);
+    assert_eq!(
+        lines,
+        vec![
+            (Line::Complete, b"short".to_vec()),
+            (Line::TooLong, vec![]),
+            (Line::Complete, b"ok".to_vec()),
+            (Line::Complete, b"last".to_vec()),
+        ]
+    );
+    assert_eq!(read_all(b"12345678\n123456789", 8)[1].0, Line::TooLong);
+}
+
+#[test]
+fn rmcp_errors_without_an_id_get_a_null_id() {
+    let fixed =
+        with_null_id(br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#)
+            .unwrap();
+    let v: Value = serde_json::from_slice(&fixed).unwrap();
+    assert_eq!(v["id"], Value::Null);
+    assert_eq!(v["error"]["code"], -32600);
+    assert!(
+        with_null_id(br#"{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m"}}"#).is_none()
+    );
+    assert!(with_null_id(br#"{"jsonrpc":"2.0","id":3,"result":{"error":1}}"#).is_none());
+}
+
+#[test]
+fn tools_call_params_of_the_wrong_type_are_invalid_params() {
+    let answer = |m: Value| {
+        invalid_call_params_response(&m).map(|a| serde_json::from_str::<Value>(&a).unwrap())
+    };
+    for params in [
+        json!("x"),
+        json!({"name": 5}),
+        json!({"name": "t", "arguments": "x"}),
+        json!({"name": "t", "_meta": 1}),
+    ] {
+        let a =
+            answer(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}))
+                .expect("an answer");
+        assert_eq!(
+            (a["id"].clone(), a["error"]["code"].clone()),
+            (json!(9), json!(-32602))
+        );
+    }
+    assert!(answer(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "t", "arguments": {}}})).is_none());
+    // Notifications get no answer; other methods are rmcp's business.
+    assert!(answer(json!({"jsonrpc": "2.0", "method": "tools/call", "params": 1})).is_none());
+    assert!(answer(json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": 1})).is_none());
+}
