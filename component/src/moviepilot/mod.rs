@@ -242,8 +242,5 @@ fn invoke(
         Ok(result) => result::interpret(&tool.name, &result, !read),
         Err(e) => Reply::failure(e),
     };
-    reply.advise_unknown_outcome(
-        "the call",
-        "check MoviePilot's current state with a read (for example a query or list operation)",
-    )
+    reply.advise_unknown_outcome("the call", result::RECONCILE)
 }

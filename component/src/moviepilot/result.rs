@@ -1,6 +1,7 @@
 //! The three layers of a MoviePilot answer: HTTP status and JSON-RPC error, then MCP `isError`, then the business JSON in the
 //! text block (`success`, `error`/`input_contract`, `execution_outcome`, `collection`,
-//! `tool_result_truncated`). Text that is not JSON is passed back bounded, never as a success.
+//! `tool_result_truncated`). Text that is not a JSON object is a read's result; for a write it is
+//! passed back with a warning that the change is not confirmed, never as a success.
 
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
@@ -39,6 +40,15 @@ pub fn own_error(code: ErrorCode, message: &str) -> ToolError {
         message: message.chars().filter(|c| !c.is_control()).collect(),
         ..ToolError::new(code, "")
     }
+}
+
+/// How to reconcile a write whose effect is not known.
+pub const RECONCILE: &str =
+    "check MoviePilot's current state with a read (for example a query or list operation)";
+
+/// The warning for a write that may or may not have taken effect.
+fn reconcile_warning() -> String {
+    format!("the call may or may not have taken effect: {RECONCILE} before retrying")
 }
 
 /// The error for a failure status without a JSON-RPC error body.
@@ -253,8 +263,22 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
         .unwrap_or(false);
     let reply = match serde_json::from_str::<Value>(text.trim()) {
         Ok(Value::Object(business)) => business_reply(tool, &business, is_error),
-        _ if is_error => Reply::failure(tool_error_text(tool, &text)),
-        _ => plain_text(tool, &text, mutation),
+        _ if is_error => {
+            let reply = Reply::failure(tool_error_text(tool, &text));
+            if mutation {
+                reply.warn(reconcile_warning())
+            } else {
+                reply
+            }
+        }
+        Ok(Value::Array(items)) => unconfirmed(
+            json!({"kind": "moviepilot_result", "tool": tool, "data": items}),
+            mutation,
+        ),
+        _ => unconfirmed(
+            json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(&text, MAX_TEXT_CHARS)}),
+            mutation,
+        ),
     };
     if skipped > 0 {
         reply.warn(format!(
@@ -282,22 +306,16 @@ fn tool_error_text(tool: &str, text: &str) -> ToolError {
     )
 }
 
-fn plain_text(tool: &str, text: &str, mutation: bool) -> Reply {
-    let data =
-        json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(text, MAX_TEXT_CHARS)});
-    // Prose cannot be checked for success: never reported as one.
-    let err = if mutation {
-        ToolError::unknown_outcome(
-            "MoviePilot answered with text, not a JSON result, so the change is not confirmed",
-        )
+/// A result without business status (text, or a JSON array): a read's answer as it is; for a
+/// write, passed back with a warning, neither a failure nor a confirmed success.
+fn unconfirmed(data: Value, mutation: bool) -> Reply {
+    let reply = Reply::ok(data);
+    if mutation {
+        reply.warn(format!(
+            "MoviePilot's answer states no success or failure, so the change is not confirmed: {RECONCILE} before retrying"
+        ))
     } else {
-        ToolError::schema_mismatch(
-            "MoviePilot answered with text, not a JSON result; it is passed back in data.text unconfirmed",
-        )
-    };
-    Reply {
-        data: Some(data),
-        ..Reply::failure(err)
+        reply
     }
 }
 
@@ -310,7 +328,14 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
-    let mut reply = if failed {
+    let outcome = business.get("execution_outcome").and_then(Value::as_str);
+    let mut reply = if outcome == Some("unknown") {
+        // MoviePilot could not tell whether the effect happened, whatever its flags say.
+        Reply {
+            data: Some(data),
+            ..Reply::failure(ToolError::unknown_outcome("MoviePilot reports execution_outcome unknown"))
+        }
+    } else if failed {
         let what = quoted(&if message.is_empty() {
             kind.clone().unwrap_or_else(|| "no reason given".into())
         } else {
@@ -345,11 +370,7 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
             ..Reply::failure(err)
         }
     } else {
-        match business.get("execution_outcome").and_then(Value::as_str) {
-            Some("unknown") => Reply {
-                data: Some(data),
-                ..Reply::failure(ToolError::unknown_outcome("MoviePilot reports execution_outcome unknown"))
-            },
+        match outcome {
             Some("pending") => Reply::ok(data)
                 .warn("MoviePilot accepted the request but has not confirmed its effect (execution_outcome pending); check with a read later"),
             _ => {

@@ -322,7 +322,7 @@ fn truncated_results_say_so() {
 }
 
 #[test]
-fn plain_text_is_bounded_and_never_a_success() {
+fn a_reads_text_is_its_result_and_a_writes_unconfirmed_text_says_so() {
     let long = format!("Found 3 results {}", "z".repeat(40_000));
     let up = answering(move |r| text(r, &long, false));
     let out = call(
@@ -331,7 +331,7 @@ fn plain_text_is_bounded_and_never_a_success() {
         "search_media",
         json!({"title": "x"}),
     );
-    assert_eq!(code(&out), "UPSTREAM_SCHEMA_MISMATCH");
+    assert_eq!(out["ok"], true, "{out}");
     assert!(
         out["data"]["text"]
             .as_str()
@@ -339,15 +339,81 @@ fn plain_text_is_bounded_and_never_a_success() {
             .starts_with("Found 3 results")
     );
     assert!(out["data"]["text"].as_str().unwrap().chars().count() <= 16 * 1024 + 1);
+    assert!(out["data"].get("success").is_none());
+    // A JSON array is a result too: parsed into data.data.
+    let up = answering(|r| text(r, r#"[{"title":"Inception"},{"title":"Heat"}]"#, false));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(out["data"]["data"][1]["title"], "Heat");
+    // A write's prose is neither a failure nor a confirmed success.
     let up = answering(|r| text(r, "订阅成功", false));
-    assert_eq!(
-        code(&call(
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(out["data"]["text"], "订阅成功");
+    assert!(out["data"].get("success").is_none());
+    assert!(
+        out["warnings"].to_string().contains("not confirmed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn execution_outcome_unknown_beats_a_failure_flag() {
+    for answer in [
+        r#"{"success":false,"message":"下载器超时","execution_outcome":"unknown"}"#,
+        r#"{"error":"timeout","execution_outcome":"unknown"}"#,
+    ] {
+        let up = answering(move |r| text(r, answer, false));
+        let out = call(
             &plugin_with(&[]),
             &up,
             "add_subscribe",
-            json!({"title": "x"})
-        )),
-        "UNKNOWN_OUTCOME"
+            json!({"title": "x"}),
+        );
+        assert_eq!(
+            (code(&out), out["error"]["retryable"].clone()),
+            ("UNKNOWN_OUTCOME", json!(false)),
+            "{answer}"
+        );
+        assert!(out["warnings"].to_string().contains("before retrying"));
+    }
+}
+
+#[test]
+fn a_write_tools_error_prose_carries_the_reconcile_warning() {
+    let up = answering(|r| text(r, "错误: 下载器未连接", true));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "UPSTREAM_REJECTED");
+    assert!(
+        out["warnings"].to_string().contains("before retrying"),
+        "{out}"
+    );
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "search_media",
+        json!({"title": "x"}),
+    );
+    assert_eq!(code(&out), "UPSTREAM_REJECTED");
+    assert_eq!(
+        out["warnings"],
+        json!([]),
+        "a read has nothing to reconcile"
     );
 }
 
