@@ -277,8 +277,10 @@ fn summary(
         ombi.get(&format!("/api/v2/Issues/0/{SUMMARY_SCAN_ISSUES}/{status}"))?,
         "issue groups",
     )?;
-    let mut groups: Vec<(String, String, i64)> = Vec::new();
+    // A group's count is unknown (None) once any of its rows lacks one.
+    let mut groups: Vec<(String, String, Option<i64>)> = Vec::new();
     let mut consumed = 0i64;
+    let mut every_count_known = true;
     for row in &rows {
         let title = row
             .get("title")
@@ -290,25 +292,28 @@ fn summary(
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        let count = row.get("count").and_then(Value::as_i64).unwrap_or(0).max(0);
-        consumed += count;
+        let count = row.get("count").and_then(Value::as_i64).map(|c| c.max(0));
+        match count {
+            Some(c) => consumed += c,
+            None => every_count_known = false,
+        }
         match groups
             .iter_mut()
             .find(|(t, p, _)| *t == title && *p == provider)
         {
-            Some(g) => g.2 += count,
+            Some(g) => g.2 = g.2.zip(count).map(|(a, b)| a + b),
             None => groups.push((title, provider, count)),
         }
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    let complete = consumed < SUMMARY_SCAN_ISSUES as i64;
+    let complete = every_count_known && consumed < SUMMARY_SCAN_ISSUES as i64;
     let all: Vec<Value> = groups
         .into_iter()
         .map(|(t, p, c)| {
             let mut r = Rec::new();
             r.text("provider_id", Some(&json!(p)))
                 .text("title", Some(&json!(t)))
-                .count("count", Some(&json!(c)));
+                .count("count", c.map(|c| json!(c)).as_ref());
             r.build()
         })
         .collect();
@@ -318,7 +323,11 @@ fn summary(
             false,
         ));
     }
-    w.push(format!("only the first {SUMMARY_SCAN_ISSUES} issues were grouped: the group list and counts may be incomplete"));
+    w.push(if every_count_known {
+        format!("only the first {SUMMARY_SCAN_ISSUES} issues were grouped: the group list and counts may be incomplete")
+    } else {
+        "Ombi left out some group counts: those groups have no count, and whether every issue was grouped is unknown".to_owned()
+    });
     let seen = all.len();
     let items = paging::slice(all, window);
     let page = paging::local_partial(

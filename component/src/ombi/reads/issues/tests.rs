@@ -158,6 +158,27 @@ fn summary_units_are_groups_and_split_groups_merge() {
 }
 
 #[test]
+fn a_missing_group_count_stays_absent() {
+    let rows = json!([
+        {"title": "Alien", "providerId": "348", "issues": null},
+        {"title": "Heat", "count": 2, "providerId": "949", "issues": null}
+    ]);
+    let up = FakeUpstream::new().route(Method::Get, "/api/v2/issues/0/1000/0", body(rows));
+    let out = call(&up, "read_issues", json!({"view": "summary"}));
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(
+        out["data"]["items"],
+        json!([
+            {"provider_id": "348", "title": "Alien"},
+            {"provider_id": "949", "title": "Heat", "count": 2}
+        ])
+    );
+    // Without every count the scan cannot tell whether it reached Ombi's cap.
+    assert!(out["data"]["page"]["total"].is_null(), "{out}");
+    assert!(out["warnings"].to_string().contains("no count"), "{out}");
+}
+
+#[test]
 fn summary_of_a_full_scan_has_no_total() {
     let rows = json!([{"title": "A", "count": 1000, "providerId": "1", "issues": null}]);
     let up = FakeUpstream::new().route(Method::Get, "/api/v2/issues/0/1000/0", body(rows));
