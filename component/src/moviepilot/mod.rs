@@ -222,10 +222,11 @@ fn invoke(
     arguments: &str,
     timeout_ms: u64,
 ) -> Reply {
-    let args = match parse_object(arguments) {
+    let mut args = match parse_object(arguments) {
         Ok(a) => a,
         Err(e) => return Reply::failure(e),
     };
+    schema::decode_string_encoded(&mut args);
     let value = Value::Object(args);
     if let Err(e) = schema::check(&tool.input_schema, &value)
         .and_then(|_| policy::check(&tool.name, value.as_object().expect("object"), &cfg.policy))

@@ -16,6 +16,23 @@ const MAX_REF_DEPTH: usize = 12;
 /// Most schema nodes produced while inlining.
 const MAX_NODES: usize = 100_000;
 
+/// The arguments MoviePilot decodes from a JSON string before it validates them.
+const STRING_ENCODED: [&str; 2] = ["body", "arguments"];
+
+/// Decodes one layer of a JSON-string `body` or `arguments` into the object, array or `null` it
+/// encodes, as MoviePilot's tool entry does before validating; nested strings and strings that
+/// encode anything else keep their value.
+pub fn decode_string_encoded(args: &mut Map<String, Value>) {
+    for key in STRING_ENCODED {
+        if let Some(Value::String(s)) = args.get(key)
+            && let Ok(decoded @ (Value::Object(_) | Value::Array(_) | Value::Null)) =
+                serde_json::from_str::<Value>(s)
+        {
+            args.insert(key.into(), decoded);
+        }
+    }
+}
+
 /// Checks `args` against a weakened copy of `schema`.
 ///
 /// # Errors

@@ -556,3 +556,58 @@ fn both_backends_together_route_each_tool_to_its_own_server() {
             .all(|r| r.url.starts_with("http://ombi.test"))
     );
 }
+
+#[test]
+fn a_json_string_body_or_arguments_is_decoded_one_layer_before_the_local_check() {
+    let tools = vec![
+        tool(
+            "moviepilot_api",
+            json!({"type": "object", "properties": {"operation_id": {"type": "string"}, "body": {"type": ["object", "array", "null"], "properties": {"name": {"type": "string"}}}}, "required": ["operation_id"]}),
+        ),
+        tool(
+            "database_operation",
+            json!({"type": "object", "properties": {"action": {"enum": ["tables", "query"]}, "arguments": {"type": "object"}}, "required": ["action"]}),
+        ),
+    ];
+    let up = moviepilot(tools, |r, _, _| text(r, r#"{"success":true}"#, false));
+    let plugin = plugin_with(&[]);
+    for (name, args) in [
+        (
+            "moviepilot_api",
+            json!({"operation_id": "subscription.update", "body": "{\"name\": \"{\\\"kept\\\": 1}\"}"}),
+        ),
+        (
+            "moviepilot_api",
+            json!({"operation_id": "x.y", "body": "null"}),
+        ),
+        (
+            "database_operation",
+            json!({"action": "query", "arguments": "{\"sql\": \"select 1\"}"}),
+        ),
+    ] {
+        up.log.borrow_mut().clear();
+        let out = call(&plugin, &up, name, args.clone());
+        assert_eq!(out["ok"], true, "{args}: {out}");
+        assert_eq!(sent_calls(&up), 1, "{args}");
+    }
+    // Only one layer, and only to an object, array or null: nested strings keep their value.
+    up.log.borrow_mut().clear();
+    call(
+        &plugin,
+        &up,
+        "moviepilot_api",
+        json!({"operation_id": "subscription.update", "body": "{\"name\": \"{\\\"kept\\\": 1}\"}"}),
+    );
+    let sent = body(&up.requests()[3]);
+    assert_eq!(sent["params"]["arguments"]["body"]["name"], "{\"kept\": 1}");
+    // A string that is not such JSON is still checked as it is.
+    up.log.borrow_mut().clear();
+    let out = call(
+        &plugin,
+        &up,
+        "moviepilot_api",
+        json!({"operation_id": "x.y", "body": "dev"}),
+    );
+    assert_eq!(code(&out), "INVALID_ARGUMENT", "{out}");
+    assert_eq!(sent_calls(&up), 0);
+}
