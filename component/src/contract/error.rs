@@ -167,32 +167,26 @@ impl ToolError {
 /// Longest message we pass on, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
-/// Makes upstream text safe to show: first line of real text only, no HTML, no stack trace,
-/// no connection string or credential-looking value, no control characters, bounded length.
+/// Makes upstream text safe to show: first line of real text only, no HTML, no stack trace or
+/// internal type name (on a line of its own or inline), no connection string or
+/// credential-looking value, no control characters, bounded length.
 pub fn sanitize(text: &str) -> String {
     let without_tags = strip_tags(text);
     let mut kept: Vec<&str> = Vec::new();
     for line in without_tags.lines() {
-        let t = line.trim();
-        if t.is_empty() {
-            continue;
+        let (before, trace_starts) = before_trace(line);
+        let t = before.trim();
+        if !t.is_empty() {
+            kept.push(t);
         }
-        // .NET stack frames ("   at Ombi.Core..."), inner-exception markers, Java/Python frames.
-        if t.starts_with("at ")
-            || t.starts_with("---")
-            || t.starts_with("File \"")
-            || t.starts_with("Traceback")
-        {
-            break;
-        }
-        kept.push(t);
-        if kept.len() == 2 {
+        if trace_starts || kept.len() == 2 {
             break;
         }
     }
-    let joined = kept.join(" ");
+    let joined = redact_connection_strings(&kept.join(" "));
     let redacted: String = joined
         .split(' ')
+        .filter(|w| !is_internal_type_name(w))
         .map(redact_word)
         .collect::<Vec<_>>()
         .join(" ");
@@ -206,6 +200,118 @@ pub fn sanitize(text: &str) -> String {
     } else {
         cleaned.trim().to_owned()
     }
+}
+
+/// The part of `line` before a stack trace starts in it, and whether one does: a .NET frame
+/// (`at Namespace.Type.Method(`), an inner-exception marker (`--->`, a line starting `---`), a
+/// Python traceback or frame (`Traceback`, `File "`), wherever they stand in the line.
+fn before_trace(line: &str) -> (&str, bool) {
+    if line.trim_start().starts_with("---") {
+        return ("", true);
+    }
+    let mut cut = ["--->", "Traceback", "File \""]
+        .iter()
+        .filter_map(|m| line.find(m))
+        .min();
+    let mut from = 0;
+    while let Some(i) = line[from..].find("at ").map(|i| i + from) {
+        let starts_word = i == 0 || line[..i].ends_with(char::is_whitespace);
+        let next = line[i + 3..].split_whitespace().next().unwrap_or("");
+        if starts_word && next.contains('.') && next.contains('(') {
+            cut = Some(cut.map_or(i, |c| c.min(i)));
+            break;
+        }
+        from = i + 3;
+    }
+    match cut {
+        Some(i) => (&line[..i], true),
+        None => (line, false),
+    }
+}
+
+/// A namespace-qualified type or member name (`System.NullReferenceException:`,
+/// `app.chain.download.DownloadChain`): identifier segments, either all capitalised or three
+/// or more with one capitalised. Host names (lower case), file names (`Startup.cs`) and
+/// versions (numeric segments) are not.
+fn is_internal_type_name(word: &str) -> bool {
+    let core = word.trim_matches(|c: char| ":,;()'\"".contains(c));
+    let segments: Vec<&str> = core.split('.').collect();
+    let capitalised = |s: &&str| s.starts_with(|c: char| c.is_ascii_uppercase());
+    segments.len() >= 2
+        && segments.iter().all(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_+`".contains(c))
+        })
+        && (segments.iter().all(capitalised)
+            || segments.len() >= 3 && segments.iter().any(capitalised))
+}
+
+/// Keys of ADO.NET, Npgsql, MySQL and SQLite connection strings.
+const CONNECTION_KEYS: [&str; 22] = [
+    "server",
+    "host",
+    "data source",
+    "datasource",
+    "database",
+    "initial catalog",
+    "user id",
+    "userid",
+    "uid",
+    "user",
+    "username",
+    "user name",
+    "password",
+    "pwd",
+    "port",
+    "address",
+    "addr",
+    "network address",
+    "integrated security",
+    "trusted_connection",
+    "sslmode",
+    "ssl mode",
+];
+
+/// Replaces every `key=value` fragment of a connection string (a known key, any order, spaces
+/// around `=` allowed) by `[redacted]`, up to the next `;` or the end of the text.
+fn redact_connection_strings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(eq) = rest.find('=') {
+        let head = &rest[..eq];
+        let key_start = head
+            .rfind(|c: char| ";,(:\"'".contains(c))
+            .map_or(0, |i| i + 1);
+        let key = head[key_start..].trim().to_ascii_lowercase();
+        let matched = CONNECTION_KEYS.iter().find(|k| {
+            key == **k
+                || key
+                    .strip_suffix(**k)
+                    .is_some_and(|p| p.ends_with(char::is_whitespace))
+        });
+        match matched {
+            Some(k) => {
+                // Keep the text before the key itself.
+                let key_at = head.len() - head.trim_end().len();
+                let key_begin = eq - key_at - k.len();
+                out.push_str(&rest[..key_begin]);
+                out.push_str("[redacted]");
+                rest = match rest[eq..].find(';') {
+                    Some(semi) => &rest[eq + semi..],
+                    None => "",
+                };
+            }
+            None => {
+                out.push_str(&rest[..=eq]);
+                rest = &rest[eq + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Replaces a word that looks like a secret, a connection-string pair or a URL with credentials.

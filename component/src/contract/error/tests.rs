@@ -59,3 +59,48 @@ fn unknown_outcome_keeps_its_advice_whatever_is_quoted_before_it() {
         assert!(!e.message.contains("hunter2") && !e.message.contains('\n'));
     }
 }
+
+#[test]
+fn inline_stack_frames_and_internal_type_names_are_dropped() {
+    let raw = "System.NullReferenceException: Object reference not set to an instance of an object.    at Ombi.Core.Engine.MovieRequestEngine.RequestMovie(MovieRequestViewModel model) in /src/Ombi.Core/Engine/MovieRequestEngine.cs:line 42    at Ombi.Controllers.V1.RequestController.Request()";
+    let s = sanitize(raw);
+    assert_eq!(s, "Object reference not set to an instance of an object.");
+    let s = sanitize(
+        "Request failed ---> Ombi.Api.ApiException: upstream said no ---> System.Net.Http.HttpRequestException: refused",
+    );
+    assert!(!s.contains("Ombi.Api") && !s.contains("System.Net"), "{s}");
+    assert!(s.starts_with("Request failed"), "{s}");
+    let s = sanitize(
+        r#"download failed Traceback (most recent call last): File "/app/app/chain/download.py", line 12, in download"#,
+    );
+    assert_eq!(s, "download failed");
+    // Ordinary dotted words stay.
+    let s = sanitize("Could not reach media.example.com (v4.47.1); check Startup.cs");
+    assert_eq!(
+        s,
+        "Could not reach media.example.com (v4.47.1); check Startup.cs"
+    );
+}
+
+#[test]
+fn connection_string_fragments_are_redacted_in_any_order() {
+    for raw in [
+        "Cannot connect: Host=db;Port=5432;Username=ombi;Password=hunter2;Database=Ombi",
+        "Cannot connect: Password = hunter2; Data Source=/config/Ombi.db; User Id=sa",
+        "Cannot connect: Initial Catalog=Ombi;User ID=sa;Pwd=hunter2;Server=tcp:sql,1433",
+        "Cannot connect (Database=Ombi; Uid=sa; Pwd=hunter2)",
+    ] {
+        let s = sanitize(raw);
+        for leaked in [
+            "hunter2",
+            "Ombi.db",
+            "5432",
+            "sql,1433",
+            "Uid=sa",
+            "User ID=sa",
+        ] {
+            assert!(!s.contains(leaked), "{raw} -> {s}");
+        }
+        assert!(s.starts_with("Cannot connect"), "{s}");
+    }
+}
