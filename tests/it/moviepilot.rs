@@ -238,3 +238,31 @@ fn both_backends_serve_from_one_component() {
     );
     assert!(ombi.requests().iter().all(|r| !r.path.contains("/mcp")));
 }
+
+#[test]
+fn request_bodies_carry_content_length_not_chunked_encoding() {
+    // Some servers and proxies refuse chunked request bodies; the plugin holds every body in
+    // full, so it declares its length.
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let _ = tools(&mut h);
+    let r = h.call_tool("search_media", json!({"title": "盗梦空间"}));
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    let posts: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .collect();
+    assert!(!posts.is_empty());
+    for r in posts {
+        assert_eq!(
+            (
+                r.header("content-length").map(str::to_owned),
+                r.header("transfer-encoding")
+            ),
+            (Some(r.body.len().to_string()), None),
+            "{:?}",
+            r.rpc_method()
+        );
+    }
+}

@@ -119,6 +119,13 @@ impl Upstream for WasiUpstream {
                 .append(name, value.as_bytes())
                 .map_err(|_| protocol(false, "a request header was refused"))?;
         }
+        // The body is held in full: declare its length rather than sending it chunked, which
+        // some servers and proxies refuse.
+        if let Some(body) = &request.body {
+            headers
+                .append("content-length", body.len().to_string().as_bytes())
+                .map_err(|_| protocol(false, "a request header was refused"))?;
+        }
         let req = OutgoingRequest::new(headers);
         let method = match request.method {
             Method::Get => WasiMethod::Get,
