@@ -1,7 +1,8 @@
 //! Output budgets (contract: "Errors and partial effects"): 64 KiB of serialized structured
-//! data, 100 records, 100 nested records per array, 500 log lines. Whatever is cut is said in
-//! `warnings` with `truncated: true`.
+//! data (warnings included), 100 records, 100 nested records per array, 500 log lines. Whatever
+//! is cut is said in `warnings` with `truncated: true`.
 
+use super::error::ToolError;
 use crate::prelude::*;
 use serde_json::{Value, json};
 
@@ -66,16 +67,44 @@ fn size_of(value: &Value) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// Room kept for the warnings that get added after fitting.
-const WARNING_RESERVE: usize = 8 * 1024;
+/// Room kept for the few warnings fitting itself adds.
+const FIT_WARNING_RESERVE: usize = 1024;
+/// Most bytes of all warnings together, so warnings can never crowd out the data.
+const MAX_WARNING_BYTES: usize = 16 * 1024;
+/// Free text is never shortened below this many characters.
+const MIN_FREE_TEXT_CHARS: usize = 64;
+/// Ends a MoviePilot payload that was cut as a whole.
+pub const CUT_MARKER: &str = "…[cut to fit the 64 KiB budget]";
 
-/// Shrinks `envelope["data"]` until the whole envelope fits [`MAX_STRUCTURED_BYTES`]: first
-/// drops trailing records (adjusting `page`), then shortens the longest strings.
-pub fn fit_bytes(envelope: &mut Value, warnings: &mut Vec<String>) {
-    let target = MAX_STRUCTURED_BYTES - WARNING_RESERVE;
-    if size_of(envelope) <= target {
-        return;
+/// Makes the whole envelope, warnings included, fit [`MAX_STRUCTURED_BYTES`] and sets its
+/// `warnings`. In order: trailing records of the top-level list are dropped, keeping one
+/// (adjusting `page` so the caller can continue), a MoviePilot payload loses trailing records and is then cut as a
+/// whole with [`CUT_MARKER`], long free text is shortened (marked `…`). Identifiers, enum
+/// values, `kind`, dates, URLs and numbers are never shortened: when only they are left, the
+/// result becomes a clear `INTERNAL_ERROR` instead of an envelope without its data.
+pub fn fit(envelope: &mut Value, warnings: Vec<String>) {
+    let mut warnings = bound_warnings(warnings, MAX_WARNING_BYTES - FIT_WARNING_RESERVE);
+    envelope["warnings"] = json!(warnings);
+    let target = MAX_STRUCTURED_BYTES - FIT_WARNING_RESERVE;
+    let mut added = Vec::new();
+    if size_of(envelope) > target {
+        drop_records(envelope, target, &mut added);
     }
+    if size_of(envelope) > target {
+        cut_moviepilot_payload(envelope, target, &mut added);
+    }
+    if size_of(envelope) > target {
+        shorten_free_text_to_fit(envelope, target, &mut added);
+    }
+    warnings.extend(added);
+    envelope["warnings"] = json!(bound_warnings(warnings, MAX_WARNING_BYTES));
+    if size_of(envelope) > MAX_STRUCTURED_BYTES {
+        too_large(envelope);
+    }
+}
+
+/// Drops trailing records of the top-level list of `data`, adjusting its continuation.
+fn drop_records(envelope: &mut Value, target: usize, warnings: &mut Vec<String>) {
     let before = size_of(envelope);
     for key in ["items", "lines", "values", "files"] {
         let Some(total) = envelope["data"]
@@ -89,11 +118,12 @@ pub fn fit_bytes(envelope: &mut Value, warnings: &mut Vec<String>) {
         loop {
             let size = size_of(envelope);
             let list = envelope["data"][key].as_array_mut().expect("checked above");
-            if list.is_empty() || size <= target {
+            // One record is always kept: a page of none could not be continued.
+            if list.len() <= 1 || size <= target {
                 break;
             }
             // Drop a chunk proportional to the overshoot, at least one.
-            let n = size_of_list_overshoot(list.len(), before, target).clamp(1, list.len());
+            let n = size_of_list_overshoot(list.len(), before, target).clamp(1, list.len() - 1);
             list.truncate(list.len() - n);
             dropped += n;
         }
@@ -109,20 +139,100 @@ pub fn fit_bytes(envelope: &mut Value, warnings: &mut Vec<String>) {
             return;
         }
     }
-    // Still too big: a few records carry very long text. Shorten the longest strings.
-    let mut limit = 4096;
-    while size_of(envelope) > target && limit >= 16 {
-        shorten_strings(&mut envelope["data"], limit);
-        limit /= 2;
+}
+
+/// A bridged MoviePilot result: its `data` list loses trailing records (at least one is kept);
+/// then `data` and `text`, still too large, become their text cut with [`CUT_MARKER`].
+fn cut_moviepilot_payload(envelope: &mut Value, target: usize, warnings: &mut Vec<String>) {
+    if envelope["data"]["kind"] != "moviepilot_result" {
+        return;
     }
-    warnings.push("long text shortened to fit the 64 KiB budget".to_owned());
-    envelope["truncated"] = json!(true);
-    if size_of(envelope) > target {
-        // Nothing sensible left to cut: keep the envelope valid and say so.
-        if let Some(obj) = envelope.as_object_mut() {
-            obj.remove("data");
+    if let Some(total) = envelope["data"]["data"].as_array().map(Vec::len) {
+        let mut kept = total;
+        while kept > 1 && size_of(envelope) > target {
+            kept -= 1;
+            envelope["data"]["data"]
+                .as_array_mut()
+                .expect("checked above")
+                .truncate(kept);
+        }
+        if kept < total {
+            warnings.push(format!("MoviePilot's data reduced to fit the 64 KiB budget: {kept} of {total} records returned; narrow or page the query for the rest"));
+            envelope["truncated"] = json!(true);
         }
     }
+    for key in ["data", "text"] {
+        if size_of(envelope) <= target {
+            return;
+        }
+        let Some(payload) = envelope["data"].get(key) else {
+            continue;
+        };
+        let (mut text, what) = match payload {
+            Value::String(s) => (s.clone(), "text"),
+            other => (other.to_string(), "JSON text"),
+        };
+        loop {
+            envelope["data"][key] = json!(format!("{text}{CUT_MARKER}"));
+            let size = size_of(envelope);
+            if size <= target || text.is_empty() {
+                break;
+            }
+            let mut keep = text.len().saturating_sub(size - target);
+            while !text.is_char_boundary(keep) {
+                keep -= 1;
+            }
+            text.truncate(keep);
+        }
+        warnings.push(format!(
+            "MoviePilot's {key} was too large: data.{key} is its {what}, cut where it ends with \"{CUT_MARKER}\""
+        ));
+        envelope["truncated"] = json!(true);
+    }
+}
+
+/// Shortens the longest free text in `data`, halving the limit until the envelope fits.
+fn shorten_free_text_to_fit(envelope: &mut Value, target: usize, warnings: &mut Vec<String>) {
+    let mut limit = 4096;
+    let mut cut = false;
+    while size_of(envelope) > target && limit >= MIN_FREE_TEXT_CHARS {
+        let skip: &[&str] = if envelope["data"]["kind"] == "moviepilot_result" {
+            // Cut as a whole already.
+            &["data", "text"]
+        } else {
+            &[]
+        };
+        if let Some(map) = envelope.get_mut("data").and_then(Value::as_object_mut) {
+            for (key, value) in map.iter_mut() {
+                if !skip.contains(&key.as_str()) {
+                    cut |= shorten_free_text(value, key, limit);
+                }
+            }
+        }
+        limit /= 2;
+    }
+    if cut {
+        warnings.push("long free text shortened (ending in …) to fit the 64 KiB budget".to_owned());
+        envelope["truncated"] = json!(true);
+    }
+}
+
+/// Replaces a result that cannot fit by a failure that says so (the error of a failed result
+/// is kept; its data is left out with a warning).
+fn too_large(envelope: &mut Value) {
+    const WHY: &str = "the result is larger than the 64 KiB budget even with free text shortened and records dropped; ask for less (a smaller limit or a narrower query)";
+    let Some(obj) = envelope.as_object_mut() else {
+        return;
+    };
+    obj.remove("data");
+    obj.insert("truncated".into(), json!(true));
+    if obj.get("ok") == Some(&json!(true)) {
+        obj.insert("ok".into(), json!(false));
+        obj.insert("error".into(), ToolError::internal(WHY).to_json());
+    } else if let Some(Value::Array(w)) = obj.get_mut("warnings") {
+        w.push(json!(format!("data left out: {WHY}")));
+    }
+    // Warnings are at most MAX_WARNING_BYTES, so the envelope now fits.
 }
 
 fn size_of_list_overshoot(len: usize, size: usize, target: usize) -> usize {
@@ -148,34 +258,73 @@ fn adjust_page(data: &mut Value, returned: usize) {
     }
 }
 
-fn shorten_strings(node: &mut Value, limit: usize) {
+/// Whether the string under `key` is free text that may be shortened: prose (it has
+/// whitespace) under a key that names no identifier, enum, date or address.
+fn is_free_text(key: &str, s: &str) -> bool {
+    const NEVER: [&str; 8] = [
+        "kind",
+        "tool",
+        "operation",
+        "id",
+        "status",
+        "state",
+        "media",
+        "value",
+    ];
+    s.contains(char::is_whitespace)
+        && !NEVER.contains(&key)
+        && ![
+            "_id", "_at", "date", "url", "uri", "hash", "path", "code", "name",
+        ]
+        .iter()
+        .any(|end| key.ends_with(end))
+}
+
+/// Shortens free text longer than `limit` characters (never below [`MIN_FREE_TEXT_CHARS`]).
+/// Returns whether anything was cut.
+fn shorten_free_text(node: &mut Value, key: &str, limit: usize) -> bool {
     match node {
-        Value::String(s) if s.chars().count() > limit => {
+        Value::String(s) if s.chars().count() > limit && is_free_text(key, s) => {
             let cut: String = s.chars().take(limit).collect();
             *s = format!("{cut}…");
+            true
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| shorten_strings(v, limit)),
-        Value::Object(map) => map.values_mut().for_each(|v| shorten_strings(v, limit)),
-        _ => {}
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |cut, v| shorten_free_text(v, key, limit) | cut),
+        Value::Object(map) => map
+            .iter_mut()
+            .fold(false, |cut, (k, v)| shorten_free_text(v, k, limit) | cut),
+        _ => false,
     }
 }
 
-/// At most [`MAX_WARNINGS`] warnings, each bounded, duplicates removed.
-pub fn bound_warnings(warnings: Vec<String>) -> Vec<String> {
+/// At most [`MAX_WARNINGS`] warnings and `max_bytes` of them in all, each bounded, duplicates
+/// removed.
+fn bound_warnings(warnings: Vec<String>, max_bytes: usize) -> Vec<String> {
+    const OMITTED: &str = "further warnings omitted";
     let mut out: Vec<String> = Vec::new();
+    let mut bytes = 0;
+    let mut omitted = false;
     for w in warnings {
         let w: String = w
             .chars()
             .filter(|c| !c.is_control())
             .take(MAX_WARNING_CHARS)
             .collect();
-        if !out.contains(&w) {
-            out.push(w);
+        if out.contains(&w) {
+            continue;
         }
+        // Room is kept for the closing note.
+        if out.len() == MAX_WARNINGS - 1 || bytes + w.len() + 3 > max_bytes - OMITTED.len() - 3 {
+            omitted = true;
+            break;
+        }
+        bytes += w.len() + 3;
+        out.push(w);
     }
-    if out.len() > MAX_WARNINGS {
-        out.truncate(MAX_WARNINGS - 1);
-        out.push("further warnings omitted".to_owned());
+    if omitted {
+        out.push(OMITTED.to_owned());
     }
     out
 }

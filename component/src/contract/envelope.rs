@@ -119,8 +119,7 @@ pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
     envelope.insert("truncated".into(), json!(truncated));
     envelope.insert("correlation_id".into(), json!(correlation_id));
     let mut structured = Value::Object(envelope);
-    budget::fit_bytes(&mut structured, &mut warnings);
-    structured["warnings"] = json!(budget::bound_warnings(warnings));
+    budget::fit(&mut structured, warnings);
     let text = serde_json::to_string(&structured).unwrap_or_else(|_| "{}".to_owned());
     Rendered {
         structured,

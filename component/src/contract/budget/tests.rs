@@ -13,26 +13,129 @@ fn oversized_pages_drop_trailing_records_and_say_so() {
         .map(|i| json!({"media": "movie", "identifiers": [], "overview": "x".repeat(2000), "n": i}))
         .collect();
     let mut env = envelope_with(items);
-    let mut warnings = Vec::new();
-    fit_bytes(&mut env, &mut warnings);
+    fit(&mut env, Vec::new());
     assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
     let returned = env["data"]["items"].as_array().unwrap().len();
     assert!(returned > 0 && returned < 100);
     assert_eq!(env["data"]["page"]["returned"], returned);
     assert_eq!(env["data"]["page"]["next_offset"], returned);
     assert_eq!(env["truncated"], true);
-    assert!(warnings[0].contains("64 KiB"));
+    assert!(env["warnings"][0].as_str().unwrap().contains("64 KiB"));
 }
 
 #[test]
-fn a_single_huge_record_has_its_text_shortened() {
-    let mut env = envelope_with(vec![
-        json!({"media": "movie", "identifiers": [], "overview": "y".repeat(200_000)}),
-    ]);
-    let mut warnings = Vec::new();
-    fit_bytes(&mut env, &mut warnings);
+fn a_single_huge_record_has_its_free_text_shortened_and_nothing_else() {
+    let hash = "a".repeat(5000);
+    let mut env = envelope_with(vec![json!({
+        "media": "movie",
+        "identifiers": [{"kind": "tmdb", "value": "603"}],
+        "release_date": "1999-03-31",
+        "hash": hash,
+        "provider_id": "x".repeat(100),
+        "overview": "y ".repeat(100_000),
+        "tagline": "short words",
+        "runtime": 136
+    })]);
+    let before = env["data"]["items"][0].clone();
+    fit(&mut env, Vec::new());
     assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
     assert_eq!(env["truncated"], true);
+    assert_eq!(env["ok"], true);
+    let item = &env["data"]["items"][0];
+    for key in [
+        "media",
+        "identifiers",
+        "release_date",
+        "hash",
+        "provider_id",
+        "tagline",
+        "runtime",
+    ] {
+        assert_eq!(item[key], before[key], "{key} is never shortened");
+    }
+    let overview = item["overview"].as_str().unwrap();
+    assert!(overview.ends_with('…') && overview.len() < 64 * 1024);
+    assert_eq!(env["data"]["kind"], "media_page");
+    assert!(env["warnings"].to_string().contains("shortened"));
+}
+
+#[test]
+fn a_result_that_cannot_fit_without_cutting_identifiers_fails_clearly() {
+    // No free text and no list to shorten: only identifiers, which are never cut.
+    let ids: Vec<Value> = (0..100)
+        .map(|i| json!(format!("{i}-{}", "h".repeat(700))))
+        .collect();
+    let mut env = json!({"ok": true, "operation": "t", "data": {"kind": "mutation", "ids": ids},
+        "warnings": [], "truncated": false, "correlation_id": "c"});
+    fit(&mut env, Vec::new());
+    assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
+    assert_eq!(env["ok"], false, "{env}");
+    assert!(env.get("data").is_none());
+    assert_eq!(env["error"]["code"], "INTERNAL_ERROR");
+    assert!(env["error"]["message"].as_str().unwrap().contains("64 KiB"));
+}
+
+#[test]
+fn warnings_count_in_the_64_kib() {
+    let items: Vec<Value> = (0..100)
+        .map(|i| json!({"media": "movie", "identifiers": [], "overview": "x".repeat(600), "n": i}))
+        .collect();
+    // 100 distinct warnings of 500 three-byte characters: 150 KB on their own.
+    let warnings: Vec<String> = (0..100)
+        .map(|i| format!("{i} {}", "警".repeat(500)))
+        .collect();
+    let mut env = envelope_with(items);
+    fit(&mut env, warnings);
+    assert!(
+        size_of(&env) <= MAX_STRUCTURED_BYTES,
+        "{} bytes",
+        size_of(&env)
+    );
+    assert!(!env["data"]["items"].as_array().unwrap().is_empty());
+    assert!(
+        env["warnings"]
+            .to_string()
+            .contains("further warnings omitted")
+    );
+}
+
+#[test]
+fn moviepilot_payloads_are_cut_as_a_whole_with_a_marker() {
+    let mut env = json!({"ok": true, "operation": "some_tool", "data": {"kind": "moviepilot_result",
+        "tool": "some_tool", "success": true,
+        "data": {"torrents": "t ".repeat(30_000), "site": "x".repeat(30_000), "hash": "h".repeat(20_000)}},
+        "warnings": [], "truncated": false, "correlation_id": "c"});
+    fit(&mut env, Vec::new());
+    assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
+    assert_eq!(env["ok"], true);
+    assert_eq!(env["truncated"], true);
+    assert_eq!(env["data"]["kind"], "moviepilot_result");
+    assert_eq!(env["data"]["tool"], "some_tool");
+    let cut = env["data"]["data"]
+        .as_str()
+        .expect("the payload as cut JSON text");
+    assert!(
+        cut.starts_with("{\"") && cut.ends_with(CUT_MARKER),
+        "{}",
+        &cut[cut.len() - 80..]
+    );
+    assert!(env["warnings"].to_string().contains("data.data"));
+    // A list payload loses records from the end first.
+    let items: Vec<Value> = (0..100)
+        .map(|i| json!({"id": i, "title": "z".repeat(1000)}))
+        .collect();
+    let mut env = json!({"ok": true, "operation": "s", "data": {"kind": "moviepilot_result",
+        "tool": "s", "data": items}, "warnings": [], "truncated": false, "correlation_id": "c"});
+    fit(&mut env, Vec::new());
+    assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
+    let kept = env["data"]["data"].as_array().expect("still records");
+    assert!(kept.len() > 10 && kept.len() < 100);
+    assert_eq!(kept[0]["title"], "z".repeat(1000), "records are whole");
+    assert!(
+        env["warnings"]
+            .to_string()
+            .contains(&format!("{} of 100", kept.len()))
+    );
 }
 
 #[test]

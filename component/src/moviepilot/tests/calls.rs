@@ -432,6 +432,34 @@ fn huge_business_data_stays_within_the_64_kib_budget() {
     );
     assert!(out.to_string().len() <= 64 * 1024);
     assert_eq!(out["truncated"], true);
+    // An object payload is cut as a whole; kind and tool stay intact and the schema holds.
+    let payload = json!({"success": true, "data": {"site_name": "s".repeat(70_000), "note": "n ".repeat(10_000)}}).to_string();
+    let up = answering(move |r| text(r, &payload, false));
+    let out = call(
+        &plugin_with(&[]),
+        &up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    );
+    assert!(out.to_string().len() <= 64 * 1024);
+    assert_eq!(
+        (
+            out["ok"].clone(),
+            out["data"]["kind"].clone(),
+            out["data"]["tool"].clone()
+        ),
+        (
+            json!(true),
+            json!("moviepilot_result"),
+            json!("add_subscribe")
+        )
+    );
+    assert!(
+        out["data"]["data"]
+            .as_str()
+            .unwrap()
+            .ends_with(crate::contract::budget::CUT_MARKER)
+    );
 }
 
 #[test]
