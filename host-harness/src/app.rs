@@ -167,7 +167,8 @@ impl Host {
         arguments: Option<JsonObject>,
         principal: Option<String>,
     ) -> Result<CallToolResult, ErrorData> {
-        call_tool(&self.sandbox, name, arguments, principal).await
+        let write = self.catalogue.is_write(name);
+        call_tool(&self.sandbox, write, name, arguments, principal).await
     }
 
     /// Serves MCP on stdin/stdout until the client closes stdin.

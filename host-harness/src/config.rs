@@ -60,7 +60,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "MEDIA_MCP_CALL_TIMEOUT_SECS",
-        help: "Wall-clock limit of one tool call, 1-600 (default 60; 360 when MOVIEPILOT_URL is set, since MoviePilot's search.torrents may take 300 s).",
+        help: "Wall-clock limit of one tool call, 1-600 (default 60; 360 when MOVIEPILOT_URL is set, since MoviePilot's search.torrents may take 300 s; raised further by longer MEDIA_MCP_CALL_DEADLINE_MS or MEDIA_MCP_MOVIEPILOT_DEADLINES). A limit shorter than one of those deadlines is refused at start.",
     },
     Variable {
         name: "MEDIA_MCP_MEMORY_LIMIT_MIB",
@@ -80,6 +80,60 @@ pub(crate) const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PAS
 
 const DEFAULT_CALL_TIMEOUT_SECS: u64 = 60;
 const DEFAULT_MEMORY_LIMIT_MIB: u64 = 64;
+const MAX_CALL_TIMEOUT_SECS: u64 = 600;
+/// How much longer than the component's longest deadline the host's limit must be at least.
+const DEADLINE_SLACK_SECS: u64 = 1;
+/// How much longer a default limit is made when a configured deadline needs it raised.
+const DEFAULT_EXTRA_SECS: u64 = 29;
+/// The component's defaults for the deadlines it reads (`component/src/config.rs`,
+/// `component/src/moviepilot/config.rs`).
+const GUEST_DEFAULT_CALL_DEADLINE_MS: u64 = 30_000;
+const GUEST_DEFAULT_MOVIEPILOT_DEADLINES: &[(&str, u64)] = &[(
+    "search.torrents",
+    crate::limits::MOVIEPILOT_LONGEST_TOOL_SECS * 1000,
+)];
+
+/// The longest whole-call deadline the component will use, in ms, and the setting it comes
+/// from: `MEDIA_MCP_CALL_DEADLINE_MS` and, with MoviePilot, each entry of
+/// `MEDIA_MCP_MOVIEPILOT_DEADLINES` over the built-in ones. Values the component refuses (it
+/// then keeps its default and reports the problem) are skipped here the same way.
+fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) {
+    let valid = |text: &str| {
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| (100..=600_000).contains(ms))
+    };
+    let call = raw
+        .get("MEDIA_MCP_CALL_DEADLINE_MS")
+        .and_then(&valid)
+        .unwrap_or(GUEST_DEFAULT_CALL_DEADLINE_MS);
+    let mut longest = (call, "MEDIA_MCP_CALL_DEADLINE_MS".to_owned());
+    if moviepilot {
+        let mut per_tool: Vec<(String, u64)> = GUEST_DEFAULT_MOVIEPILOT_DEADLINES
+            .iter()
+            .map(|(k, ms)| ((*k).to_owned(), *ms))
+            .collect();
+        for entry in raw
+            .get("MEDIA_MCP_MOVIEPILOT_DEADLINES")
+            .unwrap_or("")
+            .split(',')
+        {
+            if let Some((k, Some(ms))) = entry.split_once('=').map(|(k, v)| (k.trim(), valid(v)))
+                && !k.is_empty()
+            {
+                per_tool.retain(|(name, _)| name != k);
+                per_tool.push((k.to_owned(), ms));
+            }
+        }
+        for (name, ms) in per_tool {
+            if ms > longest.0 {
+                longest = (ms, format!("MEDIA_MCP_MOVIEPILOT_DEADLINES {name}"));
+            }
+        }
+    }
+    longest
+}
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,18 +388,33 @@ impl Settings {
                     )
                 })?,
             };
+        let (deadline_ms, deadline_setting) = longest_guest_deadline(raw, moviepilot.is_some());
+        // The host's limit must outlast the component's own deadline, or a call the component
+        // would have ended cleanly is cut by the host instead.
+        let needed_secs = deadline_ms.div_ceil(1000) + DEADLINE_SLACK_SECS;
         let default_call_timeout = if moviepilot.is_some() {
             MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS
         } else {
             DEFAULT_CALL_TIMEOUT_SECS
-        };
-        let call_timeout = Duration::from_secs(bounded(
+        }
+        .max(needed_secs + DEFAULT_EXTRA_SECS)
+        .min(MAX_CALL_TIMEOUT_SECS);
+        let call_timeout_secs = bounded(
             raw,
             "MEDIA_MCP_CALL_TIMEOUT_SECS",
             1,
-            600,
+            MAX_CALL_TIMEOUT_SECS,
             default_call_timeout,
-        )?);
+        )?;
+        if call_timeout_secs < needed_secs {
+            return Err(ConfigError::new(
+                "MEDIA_MCP_CALL_TIMEOUT_SECS",
+                format!(
+                    "is {call_timeout_secs} s, but the component may wait {deadline_ms} ms ({deadline_setting}); the host's limit must be at least {needed_secs} s: raise it or lower that deadline"
+                ),
+            ));
+        }
+        let call_timeout = Duration::from_secs(call_timeout_secs);
         let memory_mib = bounded(
             raw,
             "MEDIA_MCP_MEMORY_LIMIT_MIB",

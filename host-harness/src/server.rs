@@ -84,6 +84,12 @@ impl Catalogue {
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.by_name.get(name).map(|&i| &self.tools[i])
     }
+
+    /// Whether `name` may change upstream state: listed without `readOnlyHint: true`.
+    pub fn is_write(&self, name: &str) -> bool {
+        self.get(name)
+            .is_some_and(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
+    }
 }
 
 fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
@@ -107,13 +113,15 @@ fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
     Ok(tool)
 }
 
-/// Runs one tool call and maps the WIT answer to MCP.
+/// Runs one tool call and maps the WIT answer to MCP; `write`: the tool may change upstream
+/// state ([`Catalogue::is_write`]), so a call the host ends after a request is an unknown outcome.
 ///
 /// # Errors
 ///
 /// JSON-RPC -32602 for an unknown tool; everything else is a [`CallToolResult`].
 pub async fn call_tool(
     sandbox: &Sandbox,
+    write: bool,
     name: &str,
     arguments: Option<JsonObject>,
     principal: Option<String>,
@@ -171,7 +179,7 @@ pub async fn call_tool(
                 "call {name} [{id}] failed after {elapsed_ms:.1} ms: {}",
                 failure.message
             );
-            let value = envelope::failure_envelope(name, id, &failure);
+            let value = envelope::failure_envelope(name, id, &failure, write);
             Ok(result(value.clone(), value.to_string(), true))
         }
     }
@@ -237,6 +245,7 @@ pub fn load_failure() -> Failure {
     Failure {
         kind: FailureKind::Instantiate,
         message: "the plugin could not be started".to_owned(),
+        requests_attempted: 0,
     }
 }
 
@@ -318,7 +327,7 @@ impl ServerHandler for McpServer {
             Ok(sandbox) => sandbox,
             Err(failure) => {
                 let id = uuid::Uuid::new_v4().to_string();
-                let value = envelope::failure_envelope(&request.name, &id, &failure);
+                let value = envelope::failure_envelope(&request.name, &id, &failure, false);
                 return Ok(CallToolResponse::from(result(
                     value.clone(),
                     value.to_string(),
@@ -326,7 +335,8 @@ impl ServerHandler for McpServer {
                 )));
             }
         };
-        call_tool(&sandbox, &request.name, request.arguments, principal)
+        let write = self.catalogue.is_write(&request.name);
+        call_tool(&sandbox, write, &request.name, request.arguments, principal)
             .await
             .map(CallToolResponse::from)
     }

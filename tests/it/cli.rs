@@ -115,6 +115,13 @@ fn configuration_errors_name_the_variable_and_hide_the_key() {
             Env::new().set("MEDIA_MCP_CALL_TIMEOUT_SECS", "forever"),
             "MEDIA_MCP_CALL_TIMEOUT_SECS",
         ),
+        // A host limit the component's own deadline would outlast is refused, not cut.
+        (
+            Env::new()
+                .set("MEDIA_MCP_CALL_DEADLINE_MS", "120000")
+                .set("MEDIA_MCP_CALL_TIMEOUT_SECS", "60"),
+            "MEDIA_MCP_CALL_DEADLINE_MS",
+        ),
     ];
     for (env, variable) in cases {
         let out = run_cli(&["tools"], &env);

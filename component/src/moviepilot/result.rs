@@ -333,7 +333,9 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
         // MoviePilot could not tell whether the effect happened, whatever its flags say.
         Reply {
             data: Some(data),
-            ..Reply::failure(ToolError::unknown_outcome("MoviePilot reports execution_outcome unknown"))
+            ..Reply::failure(ToolError::unknown_outcome(
+                "MoviePilot reports execution_outcome unknown",
+            ))
         }
     } else if failed {
         let what = quoted(&if message.is_empty() {

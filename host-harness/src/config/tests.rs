@@ -30,11 +30,59 @@ fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
         validate(&mp).unwrap().call_timeout,
         Duration::from_secs(MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS)
     );
-    let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")];
+    let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "400")];
     assert_eq!(
         validate(&explicit).unwrap().call_timeout,
+        Duration::from_secs(400)
+    );
+}
+
+#[test]
+fn a_host_limit_shorter_than_a_component_deadline_is_refused_or_raised() {
+    let mp = [
+        ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
+        ("MOVIEPILOT_API_KEY", "k"),
+    ];
+    // search.torrents may take 300 s by default: 90 s would cut it.
+    let e = validate(&[mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")]).unwrap_err();
+    assert_eq!(e.variable, "MEDIA_MCP_CALL_TIMEOUT_SECS");
+    assert!(
+        e.message.contains("300000 ms") && e.message.contains("search.torrents"),
+        "{e:?}"
+    );
+    // Lowering that deadline makes 90 s consistent.
+    let lowered = [
+        mp[0],
+        mp[1],
+        ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "search.torrents=60000"),
+        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90"),
+    ];
+    assert_eq!(
+        validate(&lowered).unwrap().call_timeout,
         Duration::from_secs(90)
     );
+    // An operator's longer tool deadline raises the default limit.
+    let longer = [
+        mp[0],
+        mp[1],
+        ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "media.search=500000"),
+    ];
+    assert!(validate(&longer).unwrap().call_timeout >= Duration::from_secs(501));
+    // The component's whole-call deadline counts without MoviePilot too.
+    let e = validate(&[
+        ("MEDIA_MCP_CALL_DEADLINE_MS", "120000"),
+        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "60"),
+    ])
+    .unwrap_err();
+    assert!(e.message.contains("MEDIA_MCP_CALL_DEADLINE_MS"), "{e:?}");
+    assert!(
+        validate(&[("MEDIA_MCP_CALL_DEADLINE_MS", "120000")])
+            .unwrap()
+            .call_timeout
+            > Duration::from_secs(120)
+    );
+    // A deadline no host limit can outlast is refused.
+    assert!(validate(&[mp[0], mp[1], ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "x=600000")]).is_err());
 }
 
 #[test]
@@ -111,7 +159,7 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
         ("MOVIEPILOT_API_KEY", "mpkey"),
         ("MEDIA_MCP_OTHER_TOKEN", "t"),
         ("MEDIA_MCP_LOG", "debug"),
-        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "5"),
+        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "45"),
         ("PATH", "/bin"),
     ])
     .unwrap();
@@ -122,7 +170,7 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
             ("MOVIEPILOT_TIMEOUT".into(), "5".into())
         ]
     );
-    assert_eq!(s.call_timeout, Duration::from_secs(5));
+    assert_eq!(s.call_timeout, Duration::from_secs(45));
 }
 
 #[test]
@@ -159,14 +207,14 @@ fn numbers_and_booleans_are_checked_by_name() {
 #[test]
 fn config_file_toml_and_json_use_variable_names() {
     let toml = RawSettings::from_file_text(
-        "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"k\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 9\n",
+        "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"k\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 45\n",
         false,
         "f",
     )
     .unwrap();
     let s = Settings::validate(&toml, &Overrides::default()).unwrap();
     assert_eq!(s.ombi.unwrap().base_url(), "http://h:1");
-    assert_eq!(s.call_timeout, Duration::from_secs(9));
+    assert_eq!(s.call_timeout, Duration::from_secs(45));
     let json =
         RawSettings::from_file_text(r#"{"MEDIA_MCP_PASS_KEY_TO_GUEST": true}"#, true, "f").unwrap();
     assert!(

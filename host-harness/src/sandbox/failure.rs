@@ -26,6 +26,9 @@ pub struct Failure {
     pub kind: FailureKind,
     /// A short human-readable explanation.
     pub message: String,
+    /// Outgoing requests the guest attempted before it failed (a write's mutation may have
+    /// been delivered when this is not 0).
+    pub requests_attempted: usize,
 }
 
 pub(super) fn timeout_failure(call_timeout: Duration) -> Failure {
@@ -35,6 +38,7 @@ pub(super) fn timeout_failure(call_timeout: Duration) -> Failure {
             "the call did not finish within {} s",
             call_timeout.as_secs()
         ),
+        requests_attempted: 0,
     }
 }
 
@@ -55,6 +59,7 @@ pub(super) fn classify(
                 "the plugin ran out of memory (limit {} MiB)",
                 memory_limit_bytes >> 20
             ),
+            requests_attempted: 0,
         };
     }
     let summary = if let Some(trap) = error.downcast_ref::<Trap>() {
@@ -67,6 +72,7 @@ pub(super) fn classify(
     Failure {
         kind: FailureKind::Trap,
         message: format!("the plugin failed ({summary})"),
+        requests_attempted: 0,
     }
 }
 
@@ -75,6 +81,7 @@ pub(super) fn instantiate_failure(error: wasmtime::Error) -> Failure {
     Failure {
         kind: FailureKind::Instantiate,
         message: "the plugin could not be started".to_owned(),
+        requests_attempted: 0,
     }
 }
 

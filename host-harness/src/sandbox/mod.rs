@@ -330,7 +330,13 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        Ok(match self.bounded(run).await? {
+        let outcome = self.bounded(run).await;
+        let attempted = store.data().hooks.requests_attempted();
+        let outcome = outcome.map_err(|f| Failure {
+            requests_attempted: attempted,
+            ..f
+        })?;
+        Ok(match outcome {
             Ok(r) => CallOutcome::Result {
                 structured: r.structured,
                 text: r.text,

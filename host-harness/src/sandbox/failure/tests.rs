@@ -9,7 +9,8 @@ fn the_epoch_interrupt_is_a_timeout() {
         f,
         Failure {
             kind: FailureKind::Timeout,
-            message: "the call did not finish within 7 s".into()
+            message: "the call did not finish within 7 s".into(),
+            requests_attempted: 0,
         }
     );
 }
