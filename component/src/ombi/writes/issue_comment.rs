@@ -57,8 +57,6 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         )?)?;
         return Ok(bool_reply(
             done,
-            "comment_id",
-            id,
             ToolError::new(
                 ErrorCode::UpstreamRejected,
                 "Ombi did not delete the comment",

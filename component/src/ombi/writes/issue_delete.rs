@@ -44,8 +44,6 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     )?)?;
     Ok(bool_reply(
         done,
-        "issue_id",
-        id,
         ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
     ))
 }

@@ -3,7 +3,7 @@
 //! `POST /api/v1/Issues/status {issueId, status}` → `bool`; `false` means no such issue.
 //! `deleted` (3) is left to write_issue_delete.
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use super::outcome::{bool_answer, bool_reply, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
@@ -47,20 +47,13 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "/api/v1/Issues/status",
         Some(&body),
     )?)?;
-    let m = Mutation::new(if done {
-        Outcome::Completed
-    } else {
-        Outcome::Rejected
-    })
-    .id("issue_id", Some(id))
-    .set("upstream_result", json!(done));
+    let reply = bool_reply(
+        done,
+        ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
+    );
     if !done {
-        return Ok(failure_with(
-            ToolError::new(ErrorCode::NotFound, "Ombi has no issue with this id"),
-            m,
-        ));
+        return Ok(reply);
     }
-    let reply = Reply::ok(m.into_json());
     Ok(if status != 2 {
         reply.warn("Ombi keeps the resolved date of an issue that was resolved before")
     } else {

@@ -102,16 +102,15 @@ pub fn failure_with(error: ToolError, mutation: Mutation) -> Reply {
 }
 
 /// The reply to a write Ombi answers with a bare `bool`: `true` is completed; `false` is
-/// rejected with `on_false`. `id_field`/`id` name what the caller addressed.
-pub fn bool_reply(done: bool, id_field: &str, id: i64, on_false: ToolError) -> Reply {
+/// rejected with `on_false`. The bool names nothing, so the result carries no id: the id the
+/// caller addressed is not Ombi's answer.
+pub fn bool_reply(done: bool, on_false: ToolError) -> Reply {
     let outcome = if done {
         Outcome::Completed
     } else {
         Outcome::Rejected
     };
-    let m = Mutation::new(outcome)
-        .id(id_field, Some(id))
-        .set("upstream_result", json!(done));
+    let m = Mutation::new(outcome).set("upstream_result", json!(done));
     if done {
         Reply::ok(m.into_json())
     } else {

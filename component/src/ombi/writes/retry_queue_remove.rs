@@ -44,8 +44,6 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     )?)?;
     Ok(bool_reply(
         done,
-        "queue_id",
-        id,
         ToolError::new(
             ErrorCode::UpstreamRejected,
             "Ombi did not remove the queue entry",

@@ -7,8 +7,9 @@ fn delete_true_completes_and_false_is_not_found() {
     let up =
         FakeUpstream::new().fixture(Method::Delete, "/api/v1/issues/5", "v1-issue-delete.json");
     assert_eq!(
-        call(&up, "write_issue_delete", json!({"issue_id": 5}))["data"]["outcome"],
-        "completed"
+        call(&up, "write_issue_delete", json!({"issue_id": 5}))["data"],
+        json!({"kind": "mutation", "outcome": "completed", "upstream_result": true}),
+        "the caller's issue id is not Ombi's answer"
     );
     let up = FakeUpstream::new().route(
         Method::Delete,
