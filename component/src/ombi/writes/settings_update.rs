@@ -214,6 +214,9 @@ fn replace_section(
     ))
 }
 
+/// The reconcile advice when a flag's new state is not confirmed.
+const UNCONFIRMED_FLAGS: &str = "Ombi's answer did not show every flag in the requested state: check with read_settings before retrying";
+
 /// One enable/disable call per feature flag; per-item outcomes from Ombi's returned list.
 fn switch_features(
     ombi: &Ombi<'_>,
@@ -253,10 +256,15 @@ fn switch_features(
                         "switching {pointer} failed after earlier flags were switched; later flags were not sent"
                     ),
                 );
-                return Ok(failure_with(
+                let reply = failure_with(
                     err,
                     Mutation::new(Outcome::Partial).set("item_results", Value::Array(items)),
-                ));
+                );
+                return Ok(if outcome == "unknown" {
+                    reply.warn(UNCONFIRMED_FLAGS)
+                } else {
+                    reply
+                });
             }
         }
     }
@@ -271,7 +279,7 @@ fn switch_features(
     Ok(if all_done {
         reply
     } else {
-        reply.warn("Ombi's answer did not show every flag in the requested state: check with read_settings")
+        reply.warn(UNCONFIRMED_FLAGS)
     })
 }
 

@@ -184,6 +184,48 @@ fn features_switch_one_by_one_with_item_results() {
         {"identifier": "/PlayedSync", "outcome": "unknown", "message": out["data"]["item_results"][1]["message"]}])
     );
     assert!(!out.to_string().to_lowercase().contains("rolled back"));
+    assert!(
+        out["warnings"]
+            .to_string()
+            .contains("check with read_settings"),
+        "an unknown item is reconciled with a read: {out}"
+    );
+}
+
+#[test]
+fn a_flag_ombis_answer_does_not_confirm_is_unknown_with_the_read_settings_warning() {
+    // Ombi answers the enable with a list where the flag is still off.
+    let up = FakeUpstream::new()
+        .fixture(Method::Get, "/api/v2/features", "v2-features.json")
+        .route(
+            Method::Post,
+            "/api/v2/features/enable",
+            Ok(json_response(
+                br#"[{"name":"Movie4KRequests","enabled":false}]"#.to_vec(),
+            )),
+        );
+    let rev = revision(
+        "features",
+        &serde_json::from_slice(&fixture("v2-features.json")).unwrap(),
+    )
+    .unwrap();
+    let out = call(
+        &up,
+        "write_settings_update",
+        json!({"section": "features", "revision": rev, "changes": [
+        {"name": "/Movie4KRequests", "value": true}]}),
+    );
+    assert_eq!(
+        (out["ok"].clone(), out["data"]["outcome"].clone()),
+        (json!(true), json!("unknown")),
+        "{out}"
+    );
+    assert!(
+        out["warnings"]
+            .to_string()
+            .contains("check with read_settings"),
+        "{out}"
+    );
 }
 
 #[test]
