@@ -5,7 +5,7 @@
 use crate::config::Config;
 use crate::contract::Rendered;
 use crate::moviepilot::MoviePilotBackend;
-use crate::ombi::OmbiBackend;
+use crate::ombi::{self, OmbiBackend};
 use crate::prelude::*;
 use crate::tool::{Backend, CallContext, ToolDescriptor, UnknownTool};
 use crate::upstream::Upstream;
@@ -35,6 +35,11 @@ impl Plugin {
         Self { config, backends }
     }
 
+    /// Whether `OMBI_URL` is set but unusable (then `ombi_status` is listed).
+    fn ombi_unusable(&self) -> bool {
+        self.config.ombi.is_none() && ombi::status::ombi_unusable(&self.config.problems)
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -54,6 +59,9 @@ impl Plugin {
     /// published again.
     pub fn list_tools(&self, upstream: &dyn Upstream) -> Vec<ToolDescriptor> {
         let mut out: Vec<ToolDescriptor> = Vec::new();
+        if self.ombi_unusable() {
+            out.push(ombi::status::descriptor(&self.config.problems));
+        }
         for (backend, taken) in self.in_order() {
             for tool in backend.list(upstream, &taken) {
                 if !out.iter().any(|t| t.name == tool.name) {
@@ -84,6 +92,12 @@ impl Plugin {
         ctx: &CallContext,
         upstream: &dyn Upstream,
     ) -> Result<Rendered, UnknownTool> {
+        if name == ombi::status::STATUS_TOOL && self.ombi_unusable() {
+            return Ok(ombi::status::call(
+                &self.config.problems,
+                &ctx.correlation_id,
+            ));
+        }
         for (backend, taken) in self.in_order() {
             match backend.call(upstream, name, arguments, ctx, &taken) {
                 Err(UnknownTool(_)) => continue,

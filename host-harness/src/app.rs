@@ -59,6 +59,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 let host = Host::start(&settings).await?;
                 println!("{} tool(s):", host.tools().len());
                 print!("{}", present::tool_list(host.tools()));
+                for problem in host.problems() {
+                    println!("configuration problem: {problem}");
+                }
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -156,6 +159,11 @@ impl Host {
         self.catalogue.tools()
     }
 
+    /// The component's configuration problems ([`Catalogue::problems`]).
+    pub fn problems(&self) -> Vec<String> {
+        self.catalogue.problems()
+    }
+
     /// Calls one tool, as `tools/call` does.
     ///
     /// # Errors
@@ -189,6 +197,7 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     let (sandbox, report) = Sandbox::load(&path, options)?;
     let (specs, listing) = list_tools(&sandbox, &report, &guest_env, settings).await?;
     let catalogue = Catalogue::from_specs(specs)?;
+    catalogue.log_problems();
     let keys_to_guest = settings.pass_key_to_guest;
     log_ready(
         &path,
@@ -241,7 +250,9 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
             }
         }
     });
-    Ok((slot, Arc::new(Catalogue::from_specs(specs)?)))
+    let catalogue = Catalogue::from_specs(specs)?;
+    catalogue.log_problems();
+    Ok((slot, Arc::new(catalogue)))
 }
 
 fn sandbox_options(settings: &Settings) -> SandboxOptions {

@@ -19,6 +19,7 @@ mod reads;
 mod search;
 mod settings_revision;
 mod shape;
+pub(crate) mod status;
 mod writes;
 
 pub(crate) use call::{Call, OmbiTool};

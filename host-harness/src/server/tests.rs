@@ -50,3 +50,24 @@ fn results_carry_structured_content_text_and_is_error() {
     assert_eq!(json["structuredContent"]["ok"], false);
     assert_eq!(json["content"][0]["text"], "{\"ok\":false}");
 }
+
+#[test]
+fn status_tools_are_the_configuration_problems_and_writes_are_known() {
+    let mut status = spec("ombi_status");
+    status.description = "Reports why: OMBI_URL must be http or https".into();
+    let mut write = spec("write_request_create");
+    write.annotations = r#"{"readOnlyHint":false}"#.into();
+    let c = Catalogue::from_specs(vec![spec("read_search"), status, write]).unwrap();
+    assert_eq!(
+        c.problems(),
+        ["ombi_status: Reports why: OMBI_URL must be http or https"]
+    );
+    assert!(
+        Catalogue::from_specs(vec![spec("read_search")])
+            .unwrap()
+            .problems()
+            .is_empty()
+    );
+    assert!(c.is_write("write_request_create"));
+    assert!(!c.is_write("read_search") && !c.is_write("no_such_tool"));
+}

@@ -1,0 +1,58 @@
+//! `ombi_status`: listed instead of the Ombi tools when `OMBI_URL` is set but unusable, so the
+//! configuration problem is visible (`list-tools` has no error channel). Its description names
+//! every configuration problem; calling it reports them as `UNSUPPORTED_CAPABILITY`.
+
+use crate::contract::{ErrorCode, Rendered, Reply, ToolError, compose_output_schema, render};
+use crate::prelude::*;
+use crate::tool::{Access, ToolDescriptor};
+use serde_json::json;
+
+/// The tool's name.
+pub(crate) const STATUS_TOOL: &str = "ombi_status";
+const TITLE: &str = "Ombi backend status";
+
+/// Whether `problems` say `OMBI_URL` was set but could not be used.
+pub(crate) fn ombi_unusable(problems: &[String]) -> bool {
+    problems.iter().any(|p| p.starts_with("OMBI_URL"))
+}
+
+fn said(problems: &[String]) -> String {
+    problems
+        .join("; ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(1000)
+        .collect()
+}
+
+/// The tool as listed.
+pub(crate) fn descriptor(problems: &[String]) -> ToolDescriptor {
+    ToolDescriptor {
+        name: STATUS_TOOL.to_owned(),
+        title: TITLE.to_owned(),
+        description: format!(
+            "Reports why the Ombi tools are not available: Ombi is configured but unusable. Configuration problems: {}",
+            said(problems)
+        ),
+        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false})
+            .to_string(),
+        output_schema: compose_output_schema(STATUS_TOOL, &["metrics"]).to_string(),
+        annotations: Access::Read.annotations(TITLE).to_string(),
+    }
+}
+
+/// The result of a call: always the configuration error, naming the problems.
+pub(crate) fn call(problems: &[String], correlation_id: &str) -> Rendered {
+    // The plugin's own text: variable names would otherwise be redacted as key-like words.
+    let error = ToolError {
+        message: format!(
+            "configuration error: {}; fix the host's configuration and restart",
+            said(problems)
+        ),
+        ..ToolError::new(ErrorCode::UnsupportedCapability, "")
+    };
+    render(STATUS_TOOL, correlation_id, Reply::failure(error))
+}
+
+#[cfg(test)]
+mod tests;
