@@ -75,6 +75,19 @@ impl Rec {
         self
     }
 
+    /// Sets the calendar date (`YYYY-MM-DD`) of a date-time Ombi writes in server-local time
+    /// with a `Z` it does not mean, unless it is DateTime.MinValue.
+    pub fn day(&mut self, key: &str, v: Option<&Value>) -> &mut Self {
+        if let Some(d) = v
+            .and_then(Value::as_str)
+            .and_then(real_date)
+            .and_then(|d| d.get(..10))
+        {
+            self.0.insert(key.into(), json!(d));
+        }
+        self
+    }
+
     /// Whether `key` was set.
     pub fn has(&self, key: &str) -> bool {
         self.0.contains_key(key)

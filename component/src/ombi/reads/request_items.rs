@@ -156,6 +156,8 @@ pub fn album(row: &Value) -> Option<Value> {
     r.set("identifiers", ids.to_json())
         .text("title", row.get("title"));
     standard_state(&mut r, row);
+    // Album requests store server-local times that Ombi serialises with a `Z`.
+    r.day("requested_date", row.get("requestedDate"));
     status_text(&mut r, row);
     common_tail(&mut r, row, true);
     Some(r.build())

@@ -284,6 +284,12 @@ fn movie_detail_204_is_not_found_and_album_detail_scans_boundedly() {
         json!({"kind": "album", "id": 3}),
         "{out}"
     );
+    // Album dates are server-local times written with a `Z`: reported as dates only.
+    let date = out["data"]["items"][0]["requested_date"].as_str().unwrap();
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+        "{out}"
+    );
     let out = call(
         &up,
         "read_requests",
