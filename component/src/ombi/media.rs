@@ -153,27 +153,67 @@ pub fn year_of(date: &str) -> Option<i64> {
     (1800..=2200).contains(&y).then_some(y)
 }
 
-/// A TMDB image path (`/abc.jpg`) as an absolute URI, or an absolute https URL without
-/// credentials or query; anything else is dropped.
-pub fn safe_artwork_uri(v: Option<&Value>) -> Option<String> {
-    let s = v?.as_str()?.trim();
-    if s.starts_with('/') && !s.starts_with("//") {
-        let ok = s.len() <= 200
-            && s[1..]
+/// Hosts Ombi's image routes point at.
+const HOSTS: &[&str] = &[
+    "assets.fanart.tv",
+    "image.tmdb.org",
+    "coverartarchive.org",
+    "static.tvmaze.com",
+];
+
+/// Raster image extensions and their content types.
+const TYPES: &[(&str, &str)] = &[
+    (".jpg", "image/jpeg"),
+    (".jpeg", "image/jpeg"),
+    (".png", "image/png"),
+    (".webp", "image/webp"),
+    (".gif", "image/gif"),
+];
+
+/// The one artwork rule, for every place an image address leaves the plugin: a TMDB file path
+/// (`/abc.jpg`) becomes an `image.tmdb.org` URI; otherwise `https` on a known image host, no
+/// user info, port, query or fragment, and a raster extension that fixes the content type (no
+/// SVG, HTML or anything executable). The URI and its content type, or `None`.
+pub fn artwork_uri(raw: &str) -> Option<(String, &'static str)> {
+    let uri = if raw.starts_with('/') && !raw.starts_with("//") {
+        // A TMDB file path: one segment of plain characters.
+        let file = &raw[1..];
+        let plain = !file.is_empty()
+            && file
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-            && [".jpg", ".jpeg", ".png", ".webp", ".svg"]
-                .iter()
-                .any(|e| s.to_ascii_lowercase().ends_with(e) && !s.ends_with(".svg"));
-        return ok.then(|| format!("https://image.tmdb.org/t/p/original{s}"));
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !plain {
+            return None;
+        }
+        format!("https://image.tmdb.org/t/p/original{raw}")
+    } else {
+        raw.to_owned()
+    };
+    if uri.len() > 500
+        || uri
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || "?#\"'<>\\`{}|^%@".contains(c))
+    {
+        return None;
     }
-    let rest = s.strip_prefix("https://")?;
-    let authority = rest.split('/').next()?;
-    let ok = s.len() <= 500
-        && !authority.contains('@')
-        && !s.contains(['?', '#', '"', '<', '>', ' ', '\\'])
-        && !s.chars().any(char::is_control);
-    ok.then(|| s.to_owned())
+    let rest = uri.strip_prefix("https://")?;
+    let (host, path) = rest.split_once('/')?;
+    if !HOSTS.contains(&host.to_ascii_lowercase().as_str())
+        || path.split('/').any(|s| s == ".." || s == ".")
+    {
+        return None;
+    }
+    let lower = path.to_ascii_lowercase();
+    let mime = TYPES
+        .iter()
+        .find(|(ext, _)| lower.ends_with(ext))
+        .map(|(_, m)| *m)?;
+    Some((uri, mime))
+}
+
+/// [`artwork_uri`] of an upstream string field, the URI only.
+pub fn safe_artwork_uri(v: Option<&Value>) -> Option<String> {
+    artwork_uri(v?.as_str()?.trim()).map(|(uri, _)| uri)
 }
 
 #[cfg(test)]

@@ -9,25 +9,9 @@
 
 use crate::contract::ToolError;
 use crate::ombi::Ombi;
+use crate::ombi::media::artwork_uri as validate;
 use crate::prelude::*;
 use serde_json::{Value, json};
-
-/// Hosts Ombi's image routes point at.
-const HOSTS: &[&str] = &[
-    "assets.fanart.tv",
-    "image.tmdb.org",
-    "coverartarchive.org",
-    "static.tvmaze.com",
-];
-
-/// Raster image extensions and their content types.
-const TYPES: &[(&str, &str)] = &[
-    (".jpg", "image/jpeg"),
-    (".jpeg", "image/jpeg"),
-    (".png", "image/png"),
-    (".webp", "image/webp"),
-    (".gif", "image/gif"),
-];
 
 /// What to fetch: the route, the kind really returned, and a caveat.
 pub struct Plan {
@@ -132,44 +116,6 @@ pub fn fetch(ombi: &Ombi<'_>, plan: &Plan) -> Result<(Vec<Value>, Vec<String>), 
             Ok((Vec::new(), warnings))
         }
     }
-}
-
-/// A safe absolute image URI and its content type, or `None`.
-pub fn validate(raw: &str) -> Option<(String, &'static str)> {
-    let uri = if raw.starts_with('/') && !raw.starts_with("//") {
-        // A TMDB file path: one segment of plain characters.
-        let file = &raw[1..];
-        let plain = !file.is_empty()
-            && file
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
-        if !plain {
-            return None;
-        }
-        format!("https://image.tmdb.org/t/p/original{raw}")
-    } else {
-        raw.to_owned()
-    };
-    if uri.len() > 500
-        || uri
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || "?#\"'<>\\`{}|^%@".contains(c))
-    {
-        return None;
-    }
-    let rest = uri.strip_prefix("https://")?;
-    let (host, path) = rest.split_once('/')?;
-    if !HOSTS.contains(&host.to_ascii_lowercase().as_str())
-        || path.split('/').any(|s| s == ".." || s == ".")
-    {
-        return None;
-    }
-    let lower = path.to_ascii_lowercase();
-    let mime = TYPES
-        .iter()
-        .find(|(ext, _)| lower.ends_with(ext))
-        .map(|(_, m)| *m)?;
-    Some((uri, mime))
 }
 
 #[cfg(test)]

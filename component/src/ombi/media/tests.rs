@@ -26,6 +26,26 @@ fn artwork_uris_are_validated() {
 }
 
 #[test]
+fn media_artwork_follows_the_one_artwork_rule() {
+    // The same rule as read_library's artwork view: a known image host, a raster type, no SVG.
+    for refused in [
+        "https://evil.example/a.jpg",
+        "https://image.tmdb.org/t/p/original/a.svg",
+        "https://image.tmdb.org:8443/t/p/original/a.jpg",
+        "https://image.tmdb.org/t/p/original/a.html",
+    ] {
+        assert_eq!(safe_artwork_uri(Some(&json!(refused))), None, "{refused}");
+    }
+    for raw in ["/f89.jpg", "https://assets.fanart.tv/fanart/a.png"] {
+        assert_eq!(
+            safe_artwork_uri(Some(&json!(raw))),
+            artwork_uri(raw).map(|(u, _)| u),
+            "{raw}"
+        );
+    }
+}
+
+#[test]
 fn absent_fields_stay_absent() {
     let mut m = MediaItem::new("movie");
     m.text("title", Some(&json!(null)))
