@@ -25,6 +25,10 @@ const IMDB_ID: &str = "^tt[0-9]{1,12}$";
 const MBID: &str = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 /// Most episodes kept per season.
 const MAX_EPISODES: usize = 100;
+/// Most seasons kept (contract nested-array budget).
+const MAX_SEASONS: usize = 100;
+/// Most credits kept (contract nested-array budget).
+const MAX_CREDITS: usize = 100;
 
 fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
     json!({"if": {"required": ["id_namespace"], "properties": {"id_namespace": {"const": ns}}},
@@ -150,8 +154,8 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
     let mut warnings = Vec::new();
     let mut failed_parts = Vec::new();
     let mut item = match kind {
-        Kind::Movie => project_movie_detail(&v, include),
-        Kind::Tv => project_tv_detail(&v, include),
+        Kind::Movie => project_movie_detail(&v, include, &mut warnings),
+        Kind::Tv => project_tv_detail(&v, include, &mut warnings),
     };
     let segment = if kind == Kind::Movie { "movie" } else { "tv" };
     let tmdb = item.ids.get(Ns::Tmdb).map(str::to_owned);
@@ -269,7 +273,11 @@ fn credits<'a>(
 }
 
 /// `MovieFullInfoViewModel` with the credits `include` asks for.
-pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
+pub(super) fn project_movie_detail(
+    v: &Value,
+    include: &Include,
+    warnings: &mut Vec<String>,
+) -> MediaItem {
     let mut m = movie::full_info(v);
     if include.credits {
         let cast = credits(
@@ -281,23 +289,42 @@ pub(super) fn project_movie_detail(v: &Value, include: &Include) -> MediaItem {
         let crew = credits(v.pointer("/credits/crew"), "name", Some("job"), |c| {
             c.get("department").and_then(Value::as_str)
         });
-        m.list("credits", cast.chain(crew).take(100).collect());
+        capped_credits(&mut m, cast.chain(crew).collect(), warnings);
     }
     m
 }
 
+/// Sets `credits`, at most [`MAX_CREDITS`]; a cut marks the record shortened and says so.
+fn capped_credits(m: &mut MediaItem, mut all: Vec<Value>, warnings: &mut Vec<String>) {
+    if all.len() > MAX_CREDITS {
+        warnings.push(format!(
+            "{MAX_CREDITS} of {} credits returned (cast first, then crew)",
+            all.len()
+        ));
+        all.truncate(MAX_CREDITS);
+        m.shortened = true;
+    }
+    m.list("credits", all);
+}
+
 /// v2 `SearchFullInfoTvShowViewModel` with the credits and seasons `include` asks for.
-pub(super) fn project_tv_detail(v: &Value, include: &Include) -> MediaItem {
+pub(super) fn project_tv_detail(
+    v: &Value,
+    include: &Include,
+    warnings: &mut Vec<String>,
+) -> MediaItem {
     let mut m = tv::full_info(v);
     if include.credits {
         let cast = credits(v.get("cast"), "person", Some("character"), |_| {
             Some("Acting")
         });
         let crew = credits(v.get("crew"), "name", None, |_| None);
-        m.list("credits", cast.chain(crew).take(100).collect());
+        capped_credits(&mut m, cast.chain(crew).collect(), warnings);
     }
     if include.seasons {
-        m.list("seasons", seasons(v));
+        let list = seasons(v, warnings);
+        m.shortened |= list.1;
+        m.list("seasons", list.0);
     }
     m
 }
@@ -310,7 +337,9 @@ fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply
     let mut item = tv::tvmaze(&v);
     let mut warnings = vec!["TV request state is not reported by the TVDB (TVMaze-backed) route: look the show up by TMDB id for it".to_owned()];
     if include.seasons {
-        item.list("seasons", seasons(&v));
+        let list = seasons(&v, &mut warnings);
+        item.shortened |= list.1;
+        item.list("seasons", list.0);
     }
     if include.credits || include.providers || include.ratings {
         warnings.push("credits, providers and ratings need the TMDB id: call read_media with id_namespace tmdb".to_owned());
@@ -320,12 +349,13 @@ fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply
     Ok(Reply::ok(data).warn_all(warnings).truncated(shortened))
 }
 
-/// `seasonRequests` → contract seasons, at most [`MAX_EPISODES`] episodes each.
-fn seasons(v: &Value) -> Vec<Value> {
+/// `seasonRequests` → contract seasons, at most [`MAX_SEASONS`] with at most [`MAX_EPISODES`]
+/// episodes each, and whether anything was cut (each cut is a warning).
+fn seasons(v: &Value, warnings: &mut Vec<String>) -> (Vec<Value>, bool) {
     let Some(list) = v.get("seasonRequests").and_then(Value::as_array) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
-    list.iter()
+    let out: Vec<Value> = list.iter()
         .filter_map(|s| {
             let number = s.get("seasonNumber").and_then(Value::as_i64).filter(|n| *n >= 0)?;
             let all: Vec<&Value> = s.get("episodes").and_then(Value::as_array).map(|e| e.iter().collect()).unwrap_or_default();
@@ -348,8 +378,27 @@ fn seasons(v: &Value) -> Vec<Value> {
                 .collect();
             Some(json!({"season_number": number, "truncated": all.len() > MAX_EPISODES, "episodes": episodes}))
         })
-        .take(100)
-        .collect()
+        .collect();
+    let mut cut = false;
+    let long: Vec<String> = out
+        .iter()
+        .filter(|s| s["truncated"] == true)
+        .map(|s| s["season_number"].to_string())
+        .collect();
+    if !long.is_empty() {
+        warnings.push(format!(
+            "seasons {}: {MAX_EPISODES} episodes returned each, the rest were cut",
+            long.join(", ")
+        ));
+        cut = true;
+    }
+    let mut out = out;
+    if out.len() > MAX_SEASONS {
+        warnings.push(format!("{MAX_SEASONS} of {} seasons returned", out.len()));
+        out.truncate(MAX_SEASONS);
+        cut = true;
+    }
+    (out, cut)
 }
 
 fn providers(body: Option<&Value>) -> Vec<Value> {

@@ -137,3 +137,38 @@ fn namespace_and_media_must_agree() {
     assert_eq!(out["error"]["field"], "person_name");
     assert!(up.requests().is_empty());
 }
+
+#[test]
+fn cut_credits_seasons_and_episodes_set_truncated_and_say_so() {
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&fixture("v2-search-tv-moviedb.json")).unwrap();
+    v["cast"] = json!(
+        (0..130)
+            .map(|i| json!({"person": format!("Actor {i}"), "character": "c"}))
+            .collect::<Vec<_>>()
+    );
+    v["crew"] = json!([]);
+    v["seasonRequests"] = json!((1..=3)
+        .map(|s| json!({"seasonNumber": s, "episodes": (1..=120).map(|e| json!({"episodeNumber": e})).collect::<Vec<_>>()}))
+        .collect::<Vec<_>>());
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v2/search/tv/moviedb/1396",
+        Ok(json_response(v.to_string().into_bytes())),
+    );
+    let out = call(
+        &up,
+        "read_media",
+        json!({"media": "tv", "id": "1396", "include": ["seasons", "credits"]}),
+    );
+    let item = &out["data"]["items"][0];
+    assert_eq!(item["credits"].as_array().unwrap().len(), 100);
+    assert_eq!(
+        item["seasons"][0]["episodes"].as_array().unwrap().len(),
+        100
+    );
+    assert_eq!(out["truncated"], true, "{}", out["warnings"]);
+    let warnings = out["warnings"].to_string();
+    assert!(warnings.contains("100 of 130 credits"), "{warnings}");
+    assert!(warnings.contains("episodes"), "{warnings}");
+}

@@ -79,8 +79,9 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let media = args.str("media").unwrap_or("movie");
     let id = args.int("request_id").unwrap_or(0);
     let mut w = Vec::new();
+    let mut cut = false;
     let data = match args.str("view").unwrap_or("list") {
-        "detail" => detail(&ombi, media, id, &mut w)?,
+        "detail" => detail(&ombi, media, id, &mut w, &mut cut)?,
         "children" => {
             let rows = array(
                 ombi.get(&format!("/api/v1/Request/tv/{id}/child"))?,
@@ -121,7 +122,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         _ => list(&ombi, args, media, window, &mut w)?,
     };
-    Ok(Reply::ok(data).warn_all(w))
+    Ok(Reply::ok(data).warn_all(w).truncated(cut))
 }
 
 fn local(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
@@ -212,7 +213,14 @@ fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} request {id}"))
 }
 
-fn detail(ombi: &Ombi<'_>, media: &str, id: i64, w: &mut Vec<String>) -> Result<Value, ToolError> {
+/// One request; a TV parent with its children, at most 99 of them (`cut` says when more).
+fn detail(
+    ombi: &Ombi<'_>,
+    media: &str,
+    id: i64,
+    w: &mut Vec<String>,
+    cut: &mut bool,
+) -> Result<Value, ToolError> {
     let found: Vec<Value> = match media {
         "tv" => {
             let parent = object(ombi.get(&format!("/api/v1/Request/tv/{id}"))?, "TV request")?
@@ -225,6 +233,7 @@ fn detail(ombi: &Ombi<'_>, media: &str, id: i64, w: &mut Vec<String>) -> Result<
                 .cloned()
                 .unwrap_or_default();
             if children.len() > 99 {
+                *cut = true;
                 w.push(format!(
                     "99 of {} child requests returned: use view=children to page them",
                     children.len()
@@ -248,7 +257,11 @@ fn detail(ombi: &Ombi<'_>, media: &str, id: i64, w: &mut Vec<String>) -> Result<
             items::movie(&Value::Object(row), w).into_iter().collect()
         }
     };
-    let page = paging::single(found.len(), "requests");
+    let mut page = paging::single(found.len(), "requests");
+    if *cut {
+        // The request has more records than the page holds.
+        page["total"] = Value::Null;
+    }
     Ok(json!({"kind": "request_page", "items": found, "page": page}))
 }
 

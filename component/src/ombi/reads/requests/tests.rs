@@ -344,3 +344,31 @@ fn movie_list_continuation_counts_upstream_rows_and_total_is_upstream() {
     );
     assert!(out["warnings"].to_string().contains("without a usable id"));
 }
+
+#[test]
+fn a_tv_request_with_more_than_99_children_is_truncated() {
+    let children: Vec<serde_json::Value> = (1..=120)
+        .map(|i| json!({"id": i, "parentRequestId": 7}))
+        .collect();
+    let parent =
+        json!({"id": 7, "title": "Show", "externalProviderId": 1396, "childRequests": children});
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v1/request/tv/7",
+        Ok(crate::testing::json_response(
+            parent.to_string().into_bytes(),
+        )),
+    );
+    let out = call(
+        &up,
+        "read_requests",
+        json!({"view": "detail", "media": "tv", "request_id": 7}),
+    );
+    assert_eq!(out["data"]["items"].as_array().unwrap().len(), 100, "{out}");
+    assert_eq!(out["truncated"], true, "{out}");
+    assert!(
+        out["warnings"]
+            .to_string()
+            .contains("99 of 120 child requests")
+    );
+}
