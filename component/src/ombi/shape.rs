@@ -26,12 +26,27 @@ pub fn with_paging(mut properties: Value) -> Value {
     properties
 }
 
-/// The upstream body as an array: 204/empty and JSON `null` are an empty list (Ombi turns a
-/// `null` result into 204); anything else that is not an array is a schema mismatch.
+/// The upstream body of a list route as an array. 204/empty and JSON `null` (ASP.NET answers a
+/// `null` result with 204) are not an empty list: what the list holds is unknown, so they are
+/// a schema mismatch like anything else that is not an array.
 ///
 /// # Errors
 /// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
 pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+    match body {
+        None | Some(Value::Null) => Err(ToolError::schema_mismatch(format!(
+            "Ombi answered the list of {what} with no content (HTTP 204 or null), which does not say the list is empty"
+        ))),
+        other => array_or_empty(other, what),
+    }
+}
+
+/// As [`array`], for the routes where Ombi answers `null`/204 for "nothing" (a disabled
+/// integration): those are an empty list.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
+pub fn array_or_empty(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
     match body {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(a)) => Ok(a),

@@ -5,7 +5,7 @@
 //! `null` (204) or `[]`: an empty page with a warning. Media-server user ids are the media
 //! server's own account ids, never Ombi user ids (watchlist users excepted).
 
-use super::common::{self, array, reference, req_int, req_str};
+use super::common::{self, array_or_empty, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
@@ -103,7 +103,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ))
         .warn_all(warnings));
     }
-    let rows = array(body, resource)?;
+    let rows = array_or_empty(body, resource)?;
     if disabled {
         warnings.push(format!(
             "Ombi returned nothing for {service} {resource}: the integration is probably disabled"

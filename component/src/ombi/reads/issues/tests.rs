@@ -81,6 +81,29 @@ fn list_sends_take_before_skip_and_pages_upstream() {
 }
 
 #[test]
+fn a_list_route_answering_204_or_null_is_not_an_empty_list() {
+    for answer in [
+        Ok(HttpResponse {
+            status: 204,
+            ..Default::default()
+        }),
+        body(json!(null)),
+    ] {
+        let up = FakeUpstream::new().route(Method::Get, "/api/v1/issues/5/10/1", answer);
+        let out = call(
+            &up,
+            "read_issues",
+            json!({"view": "list", "status": "in_progress", "offset": 10, "limit": 5}),
+        );
+        assert_eq!(out["error"]["code"], "UPSTREAM_SCHEMA_MISMATCH", "{out}");
+        assert!(
+            out.get("data").is_none(),
+            "no page claiming zero results: {out}"
+        );
+    }
+}
+
+#[test]
 fn empty_provider_summary_bodies_are_empty_pages() {
     for answer in [
         Ok(HttpResponse {
