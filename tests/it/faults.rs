@@ -68,8 +68,8 @@ fn expected(fault: &Fault) -> (Expect, Expect) {
         | Fault::LengthShorterThanBody
         | Fault::Gzip
         | Fault::NonUtf8 => (e("UPSTREAM_SCHEMA_MISMATCH", false), UNKNOWN),
-        // A search answered with no content has nothing to report: an empty page.
-        Fault::NoContent => (e("OK", false), UNKNOWN),
+        // A search answered with no content does not say the list is empty.
+        Fault::NoContent => (e("UPSTREAM_SCHEMA_MISMATCH", false), UNKNOWN),
         Fault::Redirect(_) => (e("UPSTREAM_REJECTED", false), UNKNOWN),
     }
 }

@@ -15,6 +15,21 @@ fn sent_calls(up: &FakeUpstream) -> usize {
     methods(up).iter().filter(|m| *m == "tools/call").count()
 }
 
+/// `add_subscribe` (a write) with a title, on a default plugin.
+fn call_subscribe(up: &FakeUpstream) -> Value {
+    call(
+        &plugin_with(&[]),
+        up,
+        "add_subscribe",
+        json!({"title": "x"}),
+    )
+}
+
+/// `search_media` (a read) with a title, on a default plugin.
+fn call_search(up: &FakeUpstream) -> Value {
+    call(&plugin_with(&[]), up, "search_media", json!({"title": "x"}))
+}
+
 fn code(out: &Value) -> &str {
     out["error"]["code"].as_str().unwrap_or("")
 }
@@ -100,15 +115,7 @@ fn http_and_json_rpc_failures_map_to_contract_codes() {
     }
     // A read that fails inside MoviePilot is not an unknown outcome.
     let up = answering(|r| rpc_error(r, 500, -32603, "Internal error", None));
-    assert_eq!(
-        code(&call(
-            &plugin_with(&[]),
-            &up,
-            "search_media",
-            json!({"title": "x"})
-        )),
-        "UPSTREAM_REJECTED"
-    );
+    assert_eq!(code(&call_search(&up)), "UPSTREAM_REJECTED");
 }
 
 #[test]
@@ -159,12 +166,7 @@ fn a_multi_line_upstream_reason_keeps_the_plugins_advice_and_drops_the_traceback
 #[test]
 fn a_401_at_the_handshake_names_the_key_setting() {
     let up = FakeUpstream::new().script(|_| Some(json_answer(401, json!({"detail": "no"}))));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert_eq!(code(&out), "AUTHENTICATION_FAILED");
     assert!(
         out["error"]["message"]
@@ -178,12 +180,7 @@ fn a_401_at_the_handshake_names_the_key_setting() {
 #[test]
 fn is_error_text_is_a_tool_failure_and_a_missing_tool_asks_to_list_again() {
     let up = answering(|r| text(r, "错误: 工具 'add_subscribe' 未找到", true));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(code(&out), "NOT_FOUND");
     assert!(
         out["error"]["message"]
@@ -192,26 +189,13 @@ fn is_error_text_is_a_tool_failure_and_a_missing_tool_asks_to_list_again() {
             .contains("list the tools again")
     );
     let up = answering(|r| text(r, "错误: 下载器未连接", true));
-    assert_eq!(
-        code(&call(
-            &plugin_with(&[]),
-            &up,
-            "add_subscribe",
-            json!({"title": "x"})
-        )),
-        "UPSTREAM_REJECTED"
-    );
+    assert_eq!(code(&call_subscribe(&up)), "UPSTREAM_REJECTED");
 }
 
 #[test]
 fn business_failures_are_failures_even_without_is_error() {
     let up = answering(|r| text(r, r#"{"success":false,"message":"已存在订阅"}"#, false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(code(&out), "UPSTREAM_REJECTED");
     assert_eq!(out["data"]["message"], "已存在订阅");
     assert_eq!(out["data"]["success"], false);
@@ -265,12 +249,7 @@ fn pending_is_ok_with_a_warning_and_unknown_is_not_retryable() {
             false,
         )
     });
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(out["ok"], true);
     assert!(out["warnings"][0].as_str().unwrap().contains("pending"));
     let up = answering(|r| {
@@ -280,12 +259,7 @@ fn pending_is_ok_with_a_warning_and_unknown_is_not_retryable() {
             false,
         )
     });
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(
         (code(&out), out["error"]["retryable"].clone()),
         ("UNKNOWN_OUTCOME", json!(false))
@@ -302,12 +276,7 @@ fn truncated_results_say_so() {
             false,
         )
     });
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert_eq!(
         (out["ok"].clone(), out["truncated"].clone()),
         (json!(true), json!(true))
@@ -325,12 +294,7 @@ fn truncated_results_say_so() {
 fn a_reads_text_is_its_result_and_a_writes_unconfirmed_text_says_so() {
     let long = format!("Found 3 results {}", "z".repeat(40_000));
     let up = answering(move |r| text(r, &long, false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert_eq!(out["ok"], true, "{out}");
     assert!(
         out["data"]["text"]
@@ -342,22 +306,12 @@ fn a_reads_text_is_its_result_and_a_writes_unconfirmed_text_says_so() {
     assert!(out["data"].get("success").is_none());
     // A JSON array is a result too: parsed into data.data.
     let up = answering(|r| text(r, r#"[{"title":"Inception"},{"title":"Heat"}]"#, false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert_eq!(out["ok"], true, "{out}");
     assert_eq!(out["data"]["data"][1]["title"], "Heat");
     // A write's prose is neither a failure nor a confirmed success.
     let up = answering(|r| text(r, "订阅成功", false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(out["ok"], true, "{out}");
     assert_eq!(out["data"]["text"], "订阅成功");
     assert!(out["data"].get("success").is_none());
@@ -374,12 +328,7 @@ fn execution_outcome_unknown_beats_a_failure_flag() {
         r#"{"error":"timeout","execution_outcome":"unknown"}"#,
     ] {
         let up = answering(move |r| text(r, answer, false));
-        let out = call(
-            &plugin_with(&[]),
-            &up,
-            "add_subscribe",
-            json!({"title": "x"}),
-        );
+        let out = call_subscribe(&up);
         assert_eq!(
             (code(&out), out["error"]["retryable"].clone()),
             ("UNKNOWN_OUTCOME", json!(false)),
@@ -392,23 +341,13 @@ fn execution_outcome_unknown_beats_a_failure_flag() {
 #[test]
 fn a_write_tools_error_prose_carries_the_reconcile_warning() {
     let up = answering(|r| text(r, "错误: 下载器未连接", true));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert_eq!(code(&out), "UPSTREAM_REJECTED");
     assert!(
         out["warnings"].to_string().contains("before retrying"),
         "{out}"
     );
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert_eq!(code(&out), "UPSTREAM_REJECTED");
     assert_eq!(
         out["warnings"],
@@ -424,23 +363,13 @@ fn huge_business_data_stays_within_the_64_kib_budget() {
         .collect();
     let payload = json!({"success": true, "data": items}).to_string();
     let up = answering(move |r| text(r, &payload, false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "search_media",
-        json!({"title": "x"}),
-    );
+    let out = call_search(&up);
     assert!(out.to_string().len() <= 64 * 1024);
     assert_eq!(out["truncated"], true);
     // An object payload is cut as a whole; kind and tool stay intact and the schema holds.
     let payload = json!({"success": true, "data": {"site_name": "s".repeat(70_000), "note": "n ".repeat(10_000)}}).to_string();
     let up = answering(move |r| text(r, &payload, false));
-    let out = call(
-        &plugin_with(&[]),
-        &up,
-        "add_subscribe",
-        json!({"title": "x"}),
-    );
+    let out = call_subscribe(&up);
     assert!(out.to_string().len() <= 64 * 1024);
     assert_eq!(
         (

@@ -9,6 +9,15 @@ fn ombi_section() -> Value {
     serde_json::from_slice(&fixture("v1-settings-ombi.json")).unwrap()
 }
 
+/// The revision of the features fixture.
+fn features_revision() -> String {
+    revision(
+        "features",
+        &serde_json::from_slice(&fixture("v2-features.json")).unwrap(),
+    )
+    .unwrap()
+}
+
 fn posted(up: &FakeUpstream) -> Value {
     let post = up
         .requests()
@@ -165,11 +174,7 @@ fn features_switch_one_by_one_with_item_results() {
             "/api/v2/features/disable",
             Err(UpstreamError::Timeout { sent: true }),
         );
-    let rev = revision(
-        "features",
-        &serde_json::from_slice(&fixture("v2-features.json")).unwrap(),
-    )
-    .unwrap();
+    let rev = features_revision();
     let out = call(
         &up,
         "write_settings_update",
@@ -204,11 +209,7 @@ fn a_flag_ombis_answer_does_not_confirm_is_unknown_with_the_read_settings_warnin
                 br#"[{"name":"Movie4KRequests","enabled":false}]"#.to_vec(),
             )),
         );
-    let rev = revision(
-        "features",
-        &serde_json::from_slice(&fixture("v2-features.json")).unwrap(),
-    )
-    .unwrap();
+    let rev = features_revision();
     let out = call(
         &up,
         "write_settings_update",
