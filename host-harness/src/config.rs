@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
+use crate::limits::{MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS, moviepilot_first_byte_cap};
 
 /// One recognised configuration variable.
 #[derive(Debug)]
@@ -342,6 +342,9 @@ pub struct Settings {
     pub cache_dir: Option<PathBuf>,
     /// Wall-clock limit of one call.
     pub(crate) call_timeout: Duration,
+    /// The host's cap on the wait for MoviePilot's first response byte: it follows the longest
+    /// deadline the component may give a MoviePilot call.
+    pub(crate) moviepilot_first_byte_cap: Duration,
     /// Linear-memory limit of one call, in bytes.
     pub(crate) memory_limit_bytes: usize,
     /// stderr log level.
@@ -415,6 +418,7 @@ impl Settings {
             ));
         }
         let call_timeout = Duration::from_secs(call_timeout_secs);
+        let moviepilot_first_byte_cap = moviepilot_first_byte_cap(deadline_ms, call_timeout_secs);
         let memory_mib = bounded(
             raw,
             "MEDIA_MCP_MEMORY_LIMIT_MIB",
@@ -466,6 +470,7 @@ impl Settings {
             component,
             cache_dir,
             call_timeout,
+            moviepilot_first_byte_cap,
             memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
             log_level,
         })

@@ -18,7 +18,6 @@ use http::{HeaderMap, HeaderName, HeaderValue, Uri};
 use wasmtime_wasi_http::RequestOptions;
 
 use crate::config::{Settings, Upstream};
-use crate::limits::MOVIEPILOT_MAX_FIRST_BYTE;
 
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -166,7 +165,7 @@ impl Policy {
             (
                 &settings.moviepilot,
                 MOVIEPILOT_KEY_HEADER,
-                MOVIEPILOT_MAX_FIRST_BYTE,
+                settings.moviepilot_first_byte_cap,
             ),
         ];
         for (upstream, header, first_byte_cap) in upstreams {

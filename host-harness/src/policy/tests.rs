@@ -187,9 +187,9 @@ fn moviepilot_may_take_longer_to_answer_than_ombi() {
     let ombi = uri("http://127.0.0.1:5000/ombi/api/v1/Status");
     let mp = uri("https://mp.example/api/v1/mcp");
     assert_eq!(p.first_byte_cap(&ombi), MAX_FIRST_BYTE_TIMEOUT);
-    assert_eq!(p.first_byte_cap(&mp), MOVIEPILOT_MAX_FIRST_BYTE);
+    assert_eq!(p.first_byte_cap(&mp), Duration::from_secs(330));
     let o = cap_request_options(None, p.first_byte_cap(&mp));
-    assert_eq!(o.first_byte_timeout, Some(MOVIEPILOT_MAX_FIRST_BYTE));
+    assert_eq!(o.first_byte_timeout, Some(Duration::from_secs(330)));
     let elsewhere = uri("https://other.example/");
     assert_eq!(p.first_byte_cap(&elsewhere), MAX_FIRST_BYTE_TIMEOUT);
 }
@@ -218,4 +218,38 @@ fn guest_env_has_keys_in_pass_key_mode() {
     let env = guest_env(&s);
     assert!(env.contains(&("OMBI_API_KEY".into(), "ombi-secret".into())));
     assert!(env.contains(&("MOVIEPILOT_API_KEY".into(), "mp-secret".into())));
+}
+
+#[test]
+fn moviepilot_first_byte_cap_outlasts_the_longest_configured_deadline() {
+    let mp = uri("https://mp.example/api/v1/mcp");
+    let with = |extra: &[(&str, &str)]| {
+        let mut pairs = vec![
+            ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
+            ("MOVIEPILOT_API_KEY", "mp-secret"),
+        ];
+        pairs.extend_from_slice(extra);
+        let s = settings(&pairs);
+        (
+            Policy::from_settings(&s).first_byte_cap(&mp),
+            s.call_timeout,
+        )
+    };
+    // A per-tool deadline past the default cap raises the cap; it stays below the call's limit.
+    for extra in [
+        [("MEDIA_MCP_MOVIEPILOT_DEADLINES", "media.search=450000")],
+        [("MEDIA_MCP_CALL_DEADLINE_MS", "450000")],
+    ] {
+        let (cap, call) = with(&extra);
+        assert!(cap > Duration::from_secs(450), "{extra:?}: {cap:?}");
+        assert!(cap < call, "{extra:?}: {cap:?} vs {call:?}");
+    }
+    // An explicit call limit just above the deadline still leaves the deadline room.
+    let (cap, call) = with(&[
+        ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "media.search=450000"),
+        ("MEDIA_MCP_CALL_TIMEOUT_SECS", "460"),
+    ]);
+    assert!(cap > Duration::from_secs(450) && cap < call, "{cap:?}");
+    // The defaults keep the documented cap.
+    assert_eq!(with(&[]).0, Duration::from_secs(330));
 }
