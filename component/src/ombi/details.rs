@@ -8,7 +8,7 @@
 
 use super::details_people;
 use super::ids::{Ns, positive_id};
-use super::media::{MediaItem, safe_artwork_uri};
+use super::media::{MAX_EPISODES, MediaItem, episode_cut_warning, safe_artwork_uri};
 use super::project::{movie, tv};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
@@ -23,8 +23,6 @@ use serde_json::{Value, json};
 const NUMERIC_ID: &str = "^[1-9][0-9]{0,9}$";
 const IMDB_ID: &str = "^tt[0-9]{1,12}$";
 const MBID: &str = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-/// Most episodes kept per season.
-const MAX_EPISODES: usize = 100;
 /// Most seasons kept (contract nested-array budget).
 const MAX_SEASONS: usize = 100;
 /// Most credits kept (contract nested-array budget).
@@ -380,16 +378,8 @@ fn seasons(v: &Value, warnings: &mut Vec<String>) -> (Vec<Value>, bool) {
         })
         .collect();
     let mut cut = false;
-    let long: Vec<String> = out
-        .iter()
-        .filter(|s| s["truncated"] == true)
-        .map(|s| s["season_number"].to_string())
-        .collect();
-    if !long.is_empty() {
-        warnings.push(format!(
-            "seasons {}: {MAX_EPISODES} episodes returned each, the rest were cut",
-            long.join(", ")
-        ));
+    if let Some(warning) = episode_cut_warning(&out) {
+        warnings.push(warning);
         cut = true;
     }
     let mut out = out;

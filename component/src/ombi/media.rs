@@ -135,6 +135,25 @@ impl MediaItem {
     }
 }
 
+/// Most episodes kept per season wherever seasons are listed.
+pub const MAX_EPISODES: usize = 100;
+
+/// The warning naming the seasons (contract season records) whose episodes were cut at
+/// [`MAX_EPISODES`], i.e. those marked `truncated`; `None` when none were.
+pub fn episode_cut_warning(seasons: &[Value]) -> Option<String> {
+    let long: Vec<String> = seasons
+        .iter()
+        .filter(|s| s["truncated"] == true)
+        .map(|s| s["season_number"].to_string())
+        .collect();
+    (!long.is_empty()).then(|| {
+        format!(
+            "seasons {}: {MAX_EPISODES} episodes returned each, the rest were cut",
+            long.join(", ")
+        )
+    })
+}
+
 /// `s` cut to `max` characters, and whether it was cut.
 pub fn bounded(s: &str, max: usize) -> (String, bool) {
     if s.chars().count() <= max {

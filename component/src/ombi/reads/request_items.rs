@@ -9,11 +9,9 @@ use super::common::{Rec, real_date};
 use crate::contract::ToolError;
 use crate::ombi::Ombi;
 use crate::ombi::ids::{Identifiers, Ns, TargetKind, positive_id, target};
+use crate::ombi::media::{MAX_EPISODES, episode_cut_warning};
 use crate::prelude::*;
 use serde_json::{Value, json};
-
-/// Most episodes kept per season (contract nested-array budget).
-const MAX_EPISODES: usize = 100;
 
 fn status_text(rec: &mut Rec, row: &Value) {
     if let Some(s) = row.get("requestStatus").and_then(Value::as_str) {
@@ -87,8 +85,13 @@ fn common_tail(r: &mut Rec, row: &Value, subscribable: bool) {
 
 /// `ChildRequests` → `request` with target `tv_child` and `parent_request_id`. Provider ids
 /// live on the parent: the embedded `parentRequest` (v2 lists) or `parent` when the child was
-/// nested in a v1 parent record.
-pub fn tv_child(row: &Value, parent: Option<&Value>) -> Option<Value> {
+/// nested in a v1 parent record. Episodes cut from its seasons add a warning and set `cut`.
+pub fn tv_child(
+    row: &Value,
+    parent: Option<&Value>,
+    warnings: &mut Vec<String>,
+    cut: &mut bool,
+) -> Option<Value> {
     let mut r = Rec::new();
     r.set(
         "target",
@@ -120,6 +123,11 @@ pub fn tv_child(row: &Value, parent: Option<&Value>) -> Option<Value> {
     status_text(&mut r, row);
     common_tail(&mut r, row, false);
     let seasons = seasons(row.get("seasonRequests"));
+    if let Some(warning) = episode_cut_warning(&seasons) {
+        *cut = true;
+        let id = positive_id(row.get("id")).unwrap_or(0);
+        warnings.push(format!("TV child request {id}: {warning}"));
+    }
     if !seasons.is_empty() {
         r.set("seasons", Value::Array(seasons));
     }

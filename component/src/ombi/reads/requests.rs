@@ -90,7 +90,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             local(
                 "request_page",
                 rows.iter()
-                    .filter_map(|r| items::tv_child(r, None))
+                    .filter_map(|r| items::tv_child(r, None, &mut w, &mut cut))
                     .collect(),
                 window,
                 "requests",
@@ -120,7 +120,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let all: Vec<Value> = rows.iter().filter_map(|r| retry(r, &mut w)).collect();
             local("retry_page", all, window, "queue_entries")
         }
-        _ => list(&ombi, args, media, window, &mut w)?,
+        _ => list(&ombi, args, media, window, &mut w, &mut cut)?,
     };
     Ok(Reply::ok(data).warn_all(w).truncated(cut))
 }
@@ -148,6 +148,7 @@ fn list(
     media: &str,
     window: Window,
     w: &mut Vec<String>,
+    cut: &mut bool,
 ) -> Result<Value, ToolError> {
     w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
     let status = match args.str("status").unwrap_or("all") {
@@ -182,7 +183,7 @@ fn list(
     let found: Vec<Value> = match media {
         "tv" => rows
             .iter()
-            .filter_map(|r| items::tv_child(r, None))
+            .filter_map(|r| items::tv_child(r, None, w, cut))
             .collect(),
         m => project(&rows, m, w),
     };
@@ -213,7 +214,8 @@ fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} request {id}"))
 }
 
-/// One request; a TV parent with its children, at most 99 of them (`cut` says when more).
+/// One request; a TV parent with its children, at most 99 of them (`cut` says when more
+/// children or episodes were cut; only missing children leave the total unknown).
 fn detail(
     ombi: &Ombi<'_>,
     media: &str,
@@ -221,6 +223,7 @@ fn detail(
     w: &mut Vec<String>,
     cut: &mut bool,
 ) -> Result<Value, ToolError> {
+    let mut children_cut = false;
     let found: Vec<Value> = match media {
         "tv" => {
             let parent = object(ombi.get(&format!("/api/v1/Request/tv/{id}"))?, "TV request")?
@@ -233,7 +236,7 @@ fn detail(
                 .cloned()
                 .unwrap_or_default();
             if children.len() > 99 {
-                *cut = true;
+                children_cut = true;
                 w.push(format!(
                     "99 of {} child requests returned: use view=children to page them",
                     children.len()
@@ -243,7 +246,7 @@ fn detail(
                 children
                     .iter()
                     .take(99)
-                    .filter_map(|c| items::tv_child(c, Some(&parent))),
+                    .filter_map(|c| items::tv_child(c, Some(&parent), w, cut)),
             );
             out
         }
@@ -258,7 +261,8 @@ fn detail(
         }
     };
     let mut page = paging::single(found.len(), "requests");
-    if *cut {
+    if children_cut {
+        *cut = true;
         // The request has more records than the page holds.
         page["total"] = Value::Null;
     }

@@ -372,3 +372,57 @@ fn a_tv_request_with_more_than_99_children_is_truncated() {
             .contains("99 of 120 child requests")
     );
 }
+
+#[test]
+fn episodes_cut_from_a_tv_child_mark_the_result_truncated_in_every_view() {
+    let episodes: Vec<Value> = (1..=120).map(|n| json!({"episodeNumber": n})).collect();
+    let child = json!({"id": 3, "parentRequestId": 7, "seasonRequests": [
+        {"seasonNumber": 1, "episodes": episodes},
+        {"seasonNumber": 2, "episodes": [{"episodeNumber": 1}]}
+    ]});
+    let parent = json!({"id": 7, "title": "Show", "childRequests": [child]});
+    let up = FakeUpstream::new()
+        .route(Method::Get, "/api/v1/request/tv/7", body(parent))
+        .route(
+            Method::Get,
+            "/api/v1/request/tv/7/child",
+            body(json!([child])),
+        )
+        .route(
+            Method::Get,
+            "/api/v2/requests/tv/20/0/requestedDate/desc",
+            tvlite(json!([child])),
+        );
+    for args in [
+        json!({"view": "detail", "media": "tv", "request_id": 7}),
+        json!({"view": "children", "media": "tv", "request_id": 7}),
+        json!({"media": "tv"}),
+    ] {
+        let out = call(&up, "read_requests", args.clone());
+        assert_eq!(out["ok"], true, "{args}: {out}");
+        assert_eq!(out["truncated"], true, "{args}: {out}");
+        let warnings = out["warnings"].to_string();
+        assert!(
+            warnings.contains("TV child request 3: seasons 1: 100 episodes returned each"),
+            "{args}: {warnings}"
+        );
+        let child = out["data"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["target"]["kind"] == "tv_child")
+            .unwrap();
+        assert_eq!(
+            child["seasons"][0]["episodes"].as_array().unwrap().len(),
+            100
+        );
+        assert_eq!(child["seasons"][1]["truncated"], false);
+    }
+    // Cut episodes are not missing children: the detail's count stays known.
+    let out = call(
+        &up,
+        "read_requests",
+        json!({"view": "detail", "media": "tv", "request_id": 7}),
+    );
+    assert_eq!(out["data"]["page"]["total"], 2, "{out}");
+}
