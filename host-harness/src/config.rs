@@ -32,7 +32,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "OMBI_API_KEY",
-        help: "Ombi API key (required with OMBI_URL). The harness adds it as the `ApiKey` header to requests to the Ombi origin; the component never sees it.",
+        help: "Ombi API key (required with OMBI_URL). The harness adds it as the `ApiKey` header to requests to the Ombi origin (not to /health, which needs none); the component never sees it.",
     },
     Variable {
         name: "OMBI_USER",

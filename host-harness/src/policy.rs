@@ -5,7 +5,8 @@
 //! * by default the host holds the credentials: it adds `ApiKey: <key>` to every request to the
 //!   Ombi origin and `X-API-KEY: <key>` to the MoviePilot origin, replacing whatever the guest
 //!   set, so the key never enters the sandbox (`MEDIA_MCP_PASS_KEY_TO_GUEST` turns this off and
-//!   hands the keys to the guest instead);
+//!   hands the keys to the guest instead); routes that need no key ([`OMBI_KEYLESS_PATHS`]) are
+//!   sent without it;
 //! * outgoing timeouts are capped ([`cap_request_options`]);
 //! * the guest's environment holds only the variables it needs ([`guest_env`]).
 //!
@@ -32,6 +33,11 @@ pub(crate) const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const OMBI_KEY_HEADER: &str = "ApiKey";
 /// The header carrying the MoviePilot API token.
 pub(crate) const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
+
+/// Ombi routes, below its base path, that are read without the key: `/health` is Ombi's
+/// ASP.NET health check, served outside `/api` and its key check. Matched whole and without
+/// regard to case, as ASP.NET routes are.
+pub(crate) const OMBI_KEYLESS_PATHS: &[&str] = &["/health"];
 
 /// Scheme, lower-case host and port (explicit or the scheme's default) of a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +134,21 @@ struct Rule {
     origin: Origin,
     base_path: String,
     credential: Option<Credential>,
+    keyless_paths: &'static [&'static str],
     first_byte_cap: Duration,
+}
+
+impl Rule {
+    /// The credential to add to a request for `path`: none on a keyless route.
+    fn credential_for(&self, path: &str) -> Option<&Credential> {
+        let below_base = path.get(self.base_path.len()..).unwrap_or_default();
+        let keyless = path_has_prefix(path, &self.base_path)
+            && self
+                .keyless_paths
+                .iter()
+                .any(|p| below_base.eq_ignore_ascii_case(p));
+        self.credential.as_ref().filter(|_| !keyless)
+    }
 }
 
 /// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
@@ -162,14 +182,20 @@ impl Policy {
         let mut rules = Vec::new();
         let mut secrets = Vec::new();
         let upstreams = [
-            (&settings.ombi, OMBI_KEY_HEADER, MAX_FIRST_BYTE_TIMEOUT),
+            (
+                &settings.ombi,
+                OMBI_KEY_HEADER,
+                OMBI_KEYLESS_PATHS,
+                MAX_FIRST_BYTE_TIMEOUT,
+            ),
             (
                 &settings.moviepilot,
                 MOVIEPILOT_KEY_HEADER,
+                &[],
                 MOVIEPILOT_MAX_FIRST_BYTE,
             ),
         ];
-        for (upstream, header, first_byte_cap) in upstreams {
+        for (upstream, header, keyless_paths, first_byte_cap) in upstreams {
             let Some(Upstream { url, api_key }) = upstream else {
                 continue;
             };
@@ -188,6 +214,7 @@ impl Policy {
                 origin,
                 base_path: url.path().trim_end_matches('/').to_owned(),
                 credential,
+                keyless_paths,
                 first_byte_cap,
             });
         }
@@ -213,9 +240,9 @@ impl Policy {
         self.rules.iter().map(|r| r.origin.to_string()).collect()
     }
 
-    /// Checks the request's origin and returns the credential to add, if any. When two
-    /// upstreams share an origin, the one whose base path is the longest prefix of the request
-    /// path wins (else the first configured).
+    /// Checks the request's origin and returns the credential to add, if any (none on a keyless
+    /// route such as Ombi's `/health`). When two upstreams share an origin, the one whose base
+    /// path is the longest prefix of the request path wins (else the first configured).
     ///
     /// # Errors
     ///
@@ -235,7 +262,7 @@ impl Policy {
             .max_by_key(|r| r.base_path.len())
             .copied()
             .unwrap_or(first);
-        Ok(best.credential.as_ref())
+        Ok(best.credential_for(path))
     }
 
     /// The longest first-byte wait allowed towards `uri`'s upstream ([`MAX_FIRST_BYTE_TIMEOUT`]

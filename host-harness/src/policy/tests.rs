@@ -115,6 +115,25 @@ fn injected_values_are_sensitive_and_credentials_debug_is_redacted() {
 }
 
 #[test]
+fn ombi_health_is_sent_without_the_key() {
+    let p = Policy::from_settings(&both());
+    for path in ["/ombi/health", "/ombi/HEALTH"] {
+        let mut headers = HeaderMap::new();
+        p.apply(&uri(&format!("http://127.0.0.1:5000{path}")), &mut headers)
+            .unwrap();
+        assert!(headers.get("apikey").is_none(), "{path}");
+    }
+    // Only the health route itself: other paths under it and /health outside the base
+    // path still carry the key.
+    for path in ["/ombi/health/x", "/ombi/api/v1/health", "/health"] {
+        let mut headers = HeaderMap::new();
+        p.apply(&uri(&format!("http://127.0.0.1:5000{path}")), &mut headers)
+            .unwrap();
+        assert_eq!(headers.get("apikey").unwrap(), "ombi-secret", "{path}");
+    }
+}
+
+#[test]
 fn shared_origin_picks_the_longest_matching_base_path() {
     let s = settings(&[
         ("OMBI_URL", "http://h:80/ombi"),
