@@ -147,8 +147,48 @@ fn secret_debug_is_redacted() {
 
 #[test]
 fn empty_values_count_as_unset() {
-    let s = validate(&[("OMBI_URL", ""), ("OMBI_USER", "")]).unwrap();
+    let s = validate(&[("OMBI_URL", ""), ("MEDIA_MCP_LOG", "")]).unwrap();
     assert!(s.ombi.is_none() && s.ombi_user.is_none());
+}
+
+#[test]
+fn an_empty_ombi_user_is_an_error_not_the_administrator() {
+    for blank in ["", "   "] {
+        let e = validate(&[("OMBI_USER", blank)]).unwrap_err();
+        assert_eq!(e.variable, "OMBI_USER");
+        assert!(e.message.contains("empty"), "{}", e.message);
+        assert!(e.message.contains("administrator"), "{}", e.message);
+    }
+    // A value from a lower layer still fills an empty one above it.
+    let merged = raw(&[("OMBI_USER", "")]).over(raw(&[("OMBI_USER", "alice")]));
+    let s = Settings::validate(&merged, &Overrides::default()).unwrap();
+    assert_eq!(s.ombi_user.as_deref(), Some("alice"));
+    let merged = raw(&[]).over(raw(&[("OMBI_USER", "")]));
+    assert!(Settings::validate(&merged, &Overrides::default()).is_err());
+}
+
+#[test]
+fn ombi_user_is_checked_once_at_start_with_the_real_reason() {
+    let user = |v: &str| validate(&[("OMBI_USER", v)]);
+    assert_eq!(
+        user("  bob smith ").unwrap().ombi_user.as_deref(),
+        Some("bob smith")
+    );
+    let longest = "u".repeat(MAX_USER_NAME_CHARS);
+    assert_eq!(user(&longest).unwrap().ombi_user, Some(longest.clone()));
+    for (value, reason) in [
+        (format!("{longest}u"), "at most 256 characters"),
+        ("u".repeat(10_000), "at most 256 characters"),
+        ("jos\u{e9}".to_owned(), "header values carry ASCII only"),
+        ("\u{200b}bob".to_owned(), "header values carry ASCII only"),
+        ("bob\nsmith".to_owned(), "control characters"),
+        ("bob\tsmith".to_owned(), "control characters"),
+    ] {
+        let e = user(&value).unwrap_err();
+        assert_eq!(e.variable, "OMBI_USER");
+        assert!(e.message.contains(reason), "{value:?}: {}", e.message);
+        assert!(!e.message.contains(&value), "the value is not echoed");
+    }
 }
 
 #[test]
