@@ -515,6 +515,12 @@ fn upstream(
                 "must be printable text without spaces or control characters",
             ));
         }
+        Some(key) if key.trim().len() < MIN_KEY_CHARS => {
+            return Err(ConfigError::new(
+                key_var,
+                "must be at least 8 characters: the harness removes the key from every result, and a shorter one could not be told apart from ordinary text (Ombi's keys are 32 characters)",
+            ));
+        }
         Some(key) => Secret::new(key.trim()),
     };
     Ok(Some(Upstream { url, api_key }))
@@ -578,6 +584,10 @@ fn bounded(
         )),
     }
 }
+
+/// Shortest API key accepted. Results are searched for the keys (in any case, across invisible
+/// characters) and every match is replaced; a shorter key would match ordinary text.
+pub const MIN_KEY_CHARS: usize = 8;
 
 /// Longest user name to act as: the component refuses longer `UserName` values on every call,
 /// so a longer `OMBI_USER` is refused here, at start.

@@ -21,6 +21,8 @@ use wasmtime_wasi_http::RequestOptions;
 use crate::config::{Settings, Upstream};
 use crate::limits::MOVIEPILOT_MAX_FIRST_BYTE;
 
+mod redact;
+
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Upper bound on the wait for the first response byte.
@@ -153,17 +155,13 @@ impl Rule {
 
 /// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
 #[derive(Clone, Default)]
-struct KeyList(Vec<String>);
+struct KeyList(redact::Needles);
 
 impl fmt::Debug for KeyList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "KeyList({} hidden)", self.0.len())
     }
 }
-
-/// Keys shorter than this are not searched for in results: replacing a short string
-/// everywhere would mangle ordinary text, and real keys (Ombi: 32 hex digits) are longer.
-pub(crate) const MIN_REDACTED_SECRET_CHARS: usize = 8;
 
 /// What a configured key is replaced with in a result.
 pub(crate) const REDACTED: &str = "[redacted]";
@@ -199,9 +197,7 @@ impl Policy {
             let Some(Upstream { url, api_key }) = upstream else {
                 continue;
             };
-            if api_key.expose().chars().count() >= MIN_REDACTED_SECRET_CHARS {
-                secrets.push(api_key.expose().to_owned());
-            }
+            secrets.push(api_key.expose());
             let Some(origin) = Origin::of_url(url) else {
                 continue;
             };
@@ -220,7 +216,7 @@ impl Policy {
         }
         Policy {
             rules,
-            keys: KeyList(secrets),
+            keys: KeyList(redact::Needles::new(secrets)),
         }
     }
 
@@ -228,6 +224,9 @@ impl Policy {
     /// [`REDACTED`]; `true` when something was replaced. The guest never sees an injected key,
     /// but an upstream can echo it back (an error quoting the header, a record field), and in
     /// pass-key mode the guest holds it: results are cleaned here, on the host, either way.
+    /// Keys are found in any letter case and when split by characters that show nothing
+    /// (controls, line breaks, format characters such as U+200B or U+202E); see
+    /// `policy/redact.rs`. Keys are at least [`crate::config::MIN_KEY_CHARS`] long.
     pub fn redact_secrets(&self, value: &mut serde_json::Value) -> bool {
         if self.keys.0.is_empty() {
             return false;
@@ -291,15 +290,11 @@ impl Policy {
     }
 }
 
-fn redact_text(text: &str, secrets: &[String]) -> Option<String> {
-    secrets.iter().any(|s| text.contains(s.as_str())).then(|| {
-        secrets
-            .iter()
-            .fold(text.to_owned(), |t, s| t.replace(s.as_str(), REDACTED))
-    })
+fn redact_text(text: &str, secrets: &redact::Needles) -> Option<String> {
+    secrets.redact(text, REDACTED)
 }
 
-fn redact_value(value: &mut serde_json::Value, secrets: &[String]) -> bool {
+fn redact_value(value: &mut serde_json::Value, secrets: &redact::Needles) -> bool {
     use serde_json::Value;
     match value {
         Value::String(text) => match redact_text(text, secrets) {
