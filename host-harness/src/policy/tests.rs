@@ -116,7 +116,12 @@ fn redacted(text: &str) -> String {
 #[test]
 fn keys_are_redacted_in_any_case() {
     // Ombi compares keys without regard to case, so each of these is a working key.
-    for text in ["OMBI-SECRET", "Ombi-Secret", "x oMbI-sEcReT y", "MP-SECRET."] {
+    for text in [
+        "OMBI-SECRET",
+        "Ombi-Secret",
+        "x oMbI-sEcReT y",
+        "MP-SECRET.",
+    ] {
         let clean = redacted(text);
         assert!(clean.contains(REDACTED), "{text:?} -> {clean:?}");
         assert!(
