@@ -17,6 +17,8 @@
 //!   params, `-32600` for the message's own members; rmcp says "method not found");
 //! * answers a `tools/call` whose params have the wrong types with `-32602` (rmcp says
 //!   "method not found");
+//! * refuses a request whose id belongs to a request still in progress (`-32600`; rmcp would
+//!   run both and drop one answer, see [`in_flight`]);
 //! * gives rmcp's `-32600` answers the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
@@ -25,10 +27,12 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
+mod in_flight;
 mod message;
 
 pub use message::MAX_MESSAGE_VALUES;
 
+use in_flight::{Admit, InFlight};
 use message::{Duplicate, Refusal};
 
 /// Pipe capacity between the filter and rmcp.
@@ -57,8 +61,14 @@ where
     let (filter_out, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
     let (rmcp_out, writer_in) = tokio::io::duplex(PIPE_BYTES);
     let (errors_tx, errors_rx) = mpsc::unbounded_channel();
-    let filter = tokio::spawn(filter_input(input, filter_out, errors_tx));
-    let writer = tokio::spawn(write_output(writer_in, errors_rx, output));
+    let in_flight = InFlight::default();
+    let filter = tokio::spawn(filter_input(
+        input,
+        filter_out,
+        errors_tx,
+        in_flight.clone(),
+    ));
+    let writer = tokio::spawn(write_output(writer_in, errors_rx, output, in_flight));
     let outcome = async {
         let running = handler.serve((rmcp_in, rmcp_out)).await?;
         running.waiting().await?;
@@ -230,6 +240,7 @@ async fn filter_input<R, W>(
     input: R,
     mut to_rmcp: W,
     errors: mpsc::UnboundedSender<String>,
+    in_flight: InFlight,
 ) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -279,6 +290,15 @@ where
             let _ = errors.send(answer);
             continue;
         }
+        match in_flight.admit(&message.value) {
+            Admit::Forward => {}
+            Admit::Refuse(answer) => {
+                crate::log_debug!("refusing a request whose id is in flight");
+                let _ = errors.send(answer);
+                continue;
+            }
+            Admit::Drop => continue,
+        }
         drop(message);
         to_rmcp.write_all(body).await?;
         to_rmcp.write_all(b"\n").await?;
@@ -308,6 +328,7 @@ async fn write_output<R, W>(
     from_rmcp: R,
     mut errors: mpsc::UnboundedReceiver<String>,
     mut output: W,
+    in_flight: InFlight,
 ) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -323,11 +344,13 @@ where
                     break;
                 }
                 let body = line.strip_suffix(b"\n").unwrap_or(&line);
-                match with_null_id(body) {
-                    Some(fixed) => output.write_all(&fixed).await?,
-                    None => output.write_all(&line).await?,
+                if in_flight.settle(body) {
+                    match with_null_id(body) {
+                        Some(fixed) => output.write_all(&fixed).await?,
+                        None => output.write_all(&line).await?,
+                    }
+                    output.flush().await?;
                 }
-                output.flush().await?;
                 line.clear();
             }
             message = errors.recv(), if errors_open => match message {

@@ -341,6 +341,44 @@ fn protocol_errors_name_the_problem_and_echo_only_a_bounded_part_of_the_input() 
     }
 }
 
+#[test]
+fn a_request_id_reused_while_in_flight_is_refused_and_the_first_call_answered() {
+    let (fake, _key, mut h) = started();
+    fake.set_override(
+        "GET",
+        "/api/v1/Search/movie/{searchTerm}",
+        Reply::json(200, "[]").with_delay(Duration::from_secs(2)),
+    );
+    let call = json!({"jsonrpc": "2.0", "id": "same", "method": "tools/call",
+        "params": {"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}})
+    .to_string();
+    h.send_line(&call);
+    h.send_line(&call);
+    let first = h.next_message(RESPONSE_WAIT).expect("an answer");
+    assert_eq!(first["id"], "same", "{first}");
+    assert_eq!(
+        first["error"]["code"], -32600,
+        "the duplicate is refused first: {first}"
+    );
+    assert!(
+        first["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("in progress"),
+        "{first}"
+    );
+    let second = h.next_message(RESPONSE_WAIT).expect("the call's answer");
+    assert_eq!(second["id"], "same", "{second}");
+    assert_eq!(second["result"]["isError"], false, "{second}");
+    assert_eq!(fake.requests().len(), 1, "the duplicate was never run");
+    // Once answered, the id may be used again.
+    fake.clear_overrides();
+    h.send_line(&call);
+    let again = h.next_message(RESPONSE_WAIT).expect("an answer");
+    assert_eq!(again["result"]["isError"], false, "{again}");
+    assert!(h.next_message(Duration::from_millis(300)).is_none());
+}
+
 const RESPONSE_WAIT: Duration = Duration::from_secs(30);
 
 /// Resident set and its peak since the last reset, in KiB.
