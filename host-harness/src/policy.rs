@@ -23,6 +23,8 @@ use crate::limits::MOVIEPILOT_MAX_FIRST_BYTE;
 
 mod redact;
 
+pub use redact::is_invisible;
+
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Upper bound on the wait for the first response byte.

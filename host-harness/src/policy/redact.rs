@@ -156,8 +156,8 @@ fn only_ascii(mut mapped: impl Iterator<Item = char>) -> Option<char> {
 }
 
 /// Whether `c` shows nothing: a control, a format character (Cf), a line or paragraph
-/// separator, or another default-ignorable code point.
-fn is_invisible(c: char) -> bool {
+/// separator, or another default-ignorable code point. Key redaction skips such characters.
+pub fn is_invisible(c: char) -> bool {
     matches!(
         get_general_category(c),
         GeneralCategory::Control
