@@ -166,7 +166,7 @@ impl fmt::Debug for KeyList {
 }
 
 /// What a configured key is replaced with in a result.
-pub(crate) const REDACTED: &str = "[redacted]";
+pub const REDACTED: &str = "[redacted]";
 
 /// The outbound policy for one configuration.
 #[derive(Debug, Clone, Default)]
