@@ -18,7 +18,7 @@
 //! * answers a `tools/call` whose params have the wrong types with `-32602` (rmcp says
 //!   "method not found");
 //! * refuses a request whose id belongs to a request still in progress (`-32600`; rmcp would
-//!   run both and drop one answer, see [`in_flight`]);
+//!   run both and drop one answer; see `stdio/in_flight.rs`);
 //! * gives rmcp's `-32600` answers the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
