@@ -5,6 +5,8 @@ changes). libFuzzer then grows the corpus from these; the stable replay test run
   arguments:   [tool index] + arguments text (valid samples, wrong types, junk)
   projections: [tool index][status/content-type byte] + an Ombi fixture body for that tool
   framing:     hostile stdin bytes after the handshake (garbage, batches, wrong types, ...)
+  redaction:   [key length][key bytes] + text with the key planted (U+0001 as written, U+0002
+               upper-cased, U+0003 split by the next character)
 
 Usage: fuzz/seed_corpus.py  (needs target/release/host-harness for the tool order)
 """
@@ -24,7 +26,7 @@ def put(target, data):
 
 
 def tool_order():
-    env = {"OMBI_URL": "http://127.0.0.1:9", "OMBI_API_KEY": "k", "PATH": os.environ["PATH"],
+    env = {"OMBI_URL": "http://127.0.0.1:9", "OMBI_API_KEY": "seed-key", "PATH": os.environ["PATH"],
            "MEDIA_MCP_CACHE_DIR": os.path.join(ROOT, "target", "tmp", "seed-cache")}
     out = subprocess.run([os.path.join(ROOT, "target/release/host-harness"), "tools"],
                          capture_output=True, text=True, env=env, check=True).stdout
@@ -65,7 +67,29 @@ framing = [b"garbage", b"\x00\x01\x02", b"[]", b"[{\"jsonrpc\":\"2.0\",\"id\":1,
            b"{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"initialize\",\"params\":{}}",
            b"{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\",\"params\":{\"cursor\":7}}",
            b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}",
-           b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"x\"}}"]
+           b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"x\"}}",
+           # Keys given twice, ids reused while in flight, cancellation, the value budget, long names.
+           b"{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"name\":\"b\"}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":16,\"id\":17,\"method\":\"ping\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":18,\"method\":\"ping\",\"params\":{\"a\":{\"b\":1,\"b\":2}}}",
+           b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\",\"params\":{\"a\":1,\"a\":2}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"method\":\"tools/list\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"method\":\"ping\"}\n"
+           b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"r\"}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":19,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":19.0,\"method\":\"ping\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"ping\",\"params\":{\"pad\":[" + b"0," * 10000 + b"0]}}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"" + b"m" * 5000 + b"\"}",
+           b"{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"tools/call\",\"params\":{\"name\":\"" + b"t" * 5000 + b"\"}}"]
 for data in framing:
     put("framing", data)
+
+# The issue's disguises: upper case, a zero-width space, U+202E, a line break, a tab, a soft
+# hyphen, a BOM, letters that case-fold to ASCII; and a text without the key.
+for key, text in [(b"0123456789abcdef", "\u0001"), (b"ombi-key-canary", "x \u0002 y"),
+                  (b"abcdefgh", "\u0003\u200b"), (b"abcdefgh", "\u0003\u202e!"),
+                  (b"abcdefgh", "[\u0003\n]"), (b"abcdefgh", "\u0003\r\u0003\t"),
+                  (b"abcdefghijklmnop", "\u0003\u00ad \u0003\ufeff"),
+                  (b"sssskkkk", "\u017f\u017f\u017f\u017f\u212a\u212a\u212a\u212a"),
+                  (b"aaaaaaab", "aaaaaaa\u0001aaaaaaaab"), (b"abcdefgh", "caf\u00e9 \u202e nothing here"),
+                  (b"abcdefgh", "\u0001\u0001\u0002\u0003\u0001")]:
+    put("redaction", bytes([len(key) - 8]) + key + text.encode("utf-8"))
 print({t: len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS)})

@@ -10,7 +10,10 @@
 //! * [`projections`]: any bytes as every upstream answer of a tool call: no panic, and the
 //!   envelope validates against the tool's `outputSchema` within the output budget;
 //! * `framing` (feature `harness`): any bytes on the harness's stdin after a handshake: every
-//!   output line is one JSON-RPC message, and the server still answers a ping afterwards.
+//!   output line is one JSON-RPC message, and the server still answers a ping afterwards;
+//! * `redaction` (feature `harness`): any text with a key planted in it (as written,
+//!   upper-cased, split by any character): after the harness's redaction no form of the key
+//!   is left.
 //!
 //! [`sample`] builds valid arguments from an input schema (shared with the canary test).
 
@@ -18,6 +21,8 @@ pub mod arguments;
 #[cfg(feature = "harness")]
 pub mod framing;
 pub mod projections;
+#[cfg(feature = "harness")]
+pub mod redaction;
 pub mod sample;
 mod tools;
 
@@ -30,4 +35,6 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("projections", projections::run),
     #[cfg(feature = "harness")]
     ("framing", framing::run),
+    #[cfg(feature = "harness")]
+    ("redaction", redaction::run),
 ];

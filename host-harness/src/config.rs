@@ -4,9 +4,11 @@
 //! [`VARIABLES`] is the single list of recognised variables; `--help` is generated from it. A
 //! config file (`--config PATH`, TOML, or JSON when the name ends in `.json`) is a flat table
 //! whose keys are the same variable names. Precedence: command-line flag > environment > file.
-//! An empty value counts as unset. Errors name the variable and never echo a secret.
+//! An empty value counts as unset, except that an `OMBI_USER` left empty everywhere is an error
+//! (unset, calls act as Ombi's administrator; nobody should get that by leaving a value out).
+//! Errors name the variable and never echo a secret.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,11 +34,11 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "OMBI_API_KEY",
-        help: "Ombi API key (required with OMBI_URL). The harness adds it as the `ApiKey` header to requests to the Ombi origin; the component never sees it.",
+        help: "Ombi API key (required with OMBI_URL). The harness adds it as the `ApiKey` header to requests to the Ombi origin (not to /health, which needs none); the component never sees it.",
     },
     Variable {
         name: "OMBI_USER",
-        help: "Ombi user to act as by default (the component sends it as `UserName`).",
+        help: "Ombi user to act as by default (sent as the `UserName` header: printable ASCII, at most 256 characters). Set but empty is an error; unset, calls act as the key's administrator.",
     },
     Variable {
         name: "MOVIEPILOT_URL",
@@ -187,6 +189,8 @@ impl fmt::Debug for Secret {
 #[derive(Debug, Default, Clone)]
 pub struct RawSettings {
     values: BTreeMap<String, String>,
+    /// Variables given with an empty value (and no value in a higher layer).
+    empty: BTreeSet<String>,
 }
 
 impl RawSettings {
@@ -261,26 +265,39 @@ impl RawSettings {
         Self::from_file_text(&text, json, &origin)
     }
 
-    /// Sets a value; an empty one removes the variable.
+    /// Sets a value; an empty one removes the variable (and is remembered as given empty).
     pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
         let (name, value) = (name.into(), value.into());
         if value.is_empty() {
             self.values.remove(&name);
+            self.empty.insert(name);
         } else {
+            self.empty.remove(&name);
             self.values.insert(name, value);
         }
     }
 
-    /// Values of `self` win over those of `lower`.
+    /// Values of `self` win over those of `lower`; a value in `lower` fills one that is empty
+    /// in `self`.
     pub fn over(mut self, lower: RawSettings) -> Self {
         for (name, value) in lower.values {
+            self.empty.remove(&name);
             self.values.entry(name).or_insert(value);
+        }
+        for name in lower.empty {
+            if !self.values.contains_key(&name) {
+                self.empty.insert(name);
+            }
         }
         self
     }
 
     fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
+    }
+
+    fn is_given_empty(&self, name: &str) -> bool {
+        self.empty.contains(name)
     }
 }
 
@@ -371,15 +388,15 @@ impl Settings {
         let ombi = upstream(raw, "OMBI_URL", "OMBI_API_KEY")?;
         let moviepilot = upstream(raw, "MOVIEPILOT_URL", "MOVIEPILOT_API_KEY")?;
         let ombi_user = match raw.get("OMBI_USER") {
-            None => None,
-            Some(user) if user.trim().is_empty() => None,
-            Some(user) if !is_header_safe(user) => {
-                return Err(ConfigError::new(
-                    "OMBI_USER",
-                    "must be printable text without control characters",
-                ));
+            None if raw.is_given_empty("OMBI_USER") => {
+                return Err(ConfigError::new("OMBI_USER", EMPTY_USER_MESSAGE));
             }
-            Some(user) => Some(user.trim().to_owned()),
+            None => None,
+            Some(user) => Some(
+                check_user_name(user)
+                    .map_err(|m| ConfigError::new("OMBI_USER", m))?
+                    .to_owned(),
+            ),
         };
         let pass_key_to_guest = flags.pass_key_to_guest
             || match raw.get("MEDIA_MCP_PASS_KEY_TO_GUEST") {
@@ -503,6 +520,12 @@ fn upstream(
                 "must be printable text without spaces or control characters",
             ));
         }
+        Some(key) if key.trim().len() < MIN_KEY_CHARS => {
+            return Err(ConfigError::new(
+                key_var,
+                "must be at least 8 characters: the harness removes the key from every result, and a shorter one could not be told apart from ordinary text (Ombi's keys are 32 characters)",
+            ));
+        }
         Some(key) => Secret::new(key.trim()),
     };
     Ok(Some(Upstream { url, api_key }))
@@ -564,6 +587,42 @@ fn bounded(
             var,
             format!("must be a whole number from {min} to {max}"),
         )),
+    }
+}
+
+/// Shortest API key accepted. Results are searched for the keys (in any case, across invisible
+/// characters) and every match is replaced; a shorter key would match ordinary text.
+pub const MIN_KEY_CHARS: usize = 8;
+
+/// Longest user name to act as: the component refuses longer `UserName` values on every call,
+/// so a longer `OMBI_USER` is refused here, at start.
+pub const MAX_USER_NAME_CHARS: usize = 256;
+
+const EMPTY_USER_MESSAGE: &str = "is set but empty: name the Ombi user to act as, or leave OMBI_USER unset to act as the API key's administrator user (which bypasses permissions and quotas, and whose requests Ombi approves automatically)";
+
+/// Checks a user name to act as (sent upstream as the `UserName` header) and returns it
+/// without surrounding spaces: the same rule the component applies on every call, so a name
+/// accepted here never fails a call later.
+///
+/// # Errors
+///
+/// Why the name cannot be used, without echoing it.
+pub fn check_user_name(user: &str) -> Result<&str, &'static str> {
+    let user = user.trim();
+    if user.is_empty() {
+        Err(EMPTY_USER_MESSAGE)
+    } else if !user.is_ascii() {
+        Err("must be ASCII: it is sent as the UserName header, and header values carry ASCII only")
+    } else if user.bytes().any(|b| b.is_ascii_control()) {
+        Err(
+            "must not contain control characters such as line breaks or tabs: it is sent as the UserName header",
+        )
+    } else if user.len() > MAX_USER_NAME_CHARS {
+        Err(
+            "must be at most 256 characters: it is sent as the UserName header, and the plugin refuses longer names on every call",
+        )
+    } else {
+        Ok(user)
     }
 }
 

@@ -31,7 +31,8 @@
 
 // What other crates use: `main.rs` and the demo (`app`, `cli`, `config`, `present`, the
 // `log_*!` macros), the integration tests (`config`, `policy`, `http_hooks`, `limits`, the
-// component's allowed imports) and the framing fuzz target (`stdio::serve`).
+// component's allowed imports, the stdio message limits) and the fuzz targets (`stdio::serve`
+// for framing; `policy::Policy`, `REDACTED` and `is_invisible` for redaction).
 pub mod app;
 pub mod cli;
 pub mod config;

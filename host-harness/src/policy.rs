@@ -5,7 +5,8 @@
 //! * by default the host holds the credentials: it adds `ApiKey: <key>` to every request to the
 //!   Ombi origin and `X-API-KEY: <key>` to the MoviePilot origin, replacing whatever the guest
 //!   set, so the key never enters the sandbox (`MEDIA_MCP_PASS_KEY_TO_GUEST` turns this off and
-//!   hands the keys to the guest instead);
+//!   hands the keys to the guest instead); routes that need no key ([`OMBI_KEYLESS_PATHS`]) are
+//!   sent without it;
 //! * outgoing timeouts are capped ([`cap_request_options`]);
 //! * the guest's environment holds only the variables it needs ([`guest_env`]).
 //!
@@ -19,6 +20,10 @@ use wasmtime_wasi_http::RequestOptions;
 
 use crate::config::{Settings, Upstream};
 
+mod redact;
+
+pub use redact::is_invisible;
+
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Upper bound on the wait for the first response byte.
@@ -31,6 +36,11 @@ pub(crate) const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const OMBI_KEY_HEADER: &str = "ApiKey";
 /// The header carrying the MoviePilot API token.
 pub(crate) const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
+
+/// Ombi routes, below its base path, that are read without the key: `/health` is Ombi's
+/// ASP.NET health check, served outside `/api` and its key check. Matched whole and without
+/// regard to case, as ASP.NET routes are.
+pub(crate) const OMBI_KEYLESS_PATHS: &[&str] = &["/health"];
 
 /// Scheme, lower-case host and port (explicit or the scheme's default) of a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,12 +137,26 @@ struct Rule {
     origin: Origin,
     base_path: String,
     credential: Option<Credential>,
+    keyless_paths: &'static [&'static str],
     first_byte_cap: Duration,
+}
+
+impl Rule {
+    /// The credential to add to a request for `path`: none on a keyless route.
+    fn credential_for(&self, path: &str) -> Option<&Credential> {
+        let below_base = path.get(self.base_path.len()..).unwrap_or_default();
+        let keyless = path_has_prefix(path, &self.base_path)
+            && self
+                .keyless_paths
+                .iter()
+                .any(|p| below_base.eq_ignore_ascii_case(p));
+        self.credential.as_ref().filter(|_| !keyless)
+    }
 }
 
 /// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
 #[derive(Clone, Default)]
-struct KeyList(Vec<String>);
+struct KeyList(redact::Needles);
 
 impl fmt::Debug for KeyList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -140,12 +164,8 @@ impl fmt::Debug for KeyList {
     }
 }
 
-/// Keys shorter than this are not searched for in results: replacing a short string
-/// everywhere would mangle ordinary text, and real keys (Ombi: 32 hex digits) are longer.
-pub(crate) const MIN_REDACTED_SECRET_CHARS: usize = 8;
-
 /// What a configured key is replaced with in a result.
-pub(crate) const REDACTED: &str = "[redacted]";
+pub const REDACTED: &str = "[redacted]";
 
 /// The outbound policy for one configuration.
 #[derive(Debug, Clone, Default)]
@@ -161,20 +181,24 @@ impl Policy {
         let mut rules = Vec::new();
         let mut secrets = Vec::new();
         let upstreams = [
-            (&settings.ombi, OMBI_KEY_HEADER, MAX_FIRST_BYTE_TIMEOUT),
+            (
+                &settings.ombi,
+                OMBI_KEY_HEADER,
+                OMBI_KEYLESS_PATHS,
+                MAX_FIRST_BYTE_TIMEOUT,
+            ),
             (
                 &settings.moviepilot,
                 MOVIEPILOT_KEY_HEADER,
+                &[],
                 settings.moviepilot_first_byte_cap,
             ),
         ];
-        for (upstream, header, first_byte_cap) in upstreams {
+        for (upstream, header, keyless_paths, first_byte_cap) in upstreams {
             let Some(Upstream { url, api_key }) = upstream else {
                 continue;
             };
-            if api_key.expose().chars().count() >= MIN_REDACTED_SECRET_CHARS {
-                secrets.push(api_key.expose().to_owned());
-            }
+            secrets.push(api_key.expose());
             let Some(origin) = Origin::of_url(url) else {
                 continue;
             };
@@ -187,12 +211,13 @@ impl Policy {
                 origin,
                 base_path: url.path().trim_end_matches('/').to_owned(),
                 credential,
+                keyless_paths,
                 first_byte_cap,
             });
         }
         Policy {
             rules,
-            keys: KeyList(secrets),
+            keys: KeyList(redact::Needles::new(secrets)),
         }
     }
 
@@ -200,6 +225,9 @@ impl Policy {
     /// [`REDACTED`]; `true` when something was replaced. The guest never sees an injected key,
     /// but an upstream can echo it back (an error quoting the header, a record field), and in
     /// pass-key mode the guest holds it: results are cleaned here, on the host, either way.
+    /// Keys are found in any letter case and when split by characters that show nothing
+    /// (controls, line breaks, format characters such as U+200B or U+202E); see
+    /// `policy/redact.rs`. Keys are at least [`crate::config::MIN_KEY_CHARS`] long.
     pub fn redact_secrets(&self, value: &mut serde_json::Value) -> bool {
         if self.keys.0.is_empty() {
             return false;
@@ -212,9 +240,9 @@ impl Policy {
         self.rules.iter().map(|r| r.origin.to_string()).collect()
     }
 
-    /// Checks the request's origin and returns the credential to add, if any. When two
-    /// upstreams share an origin, the one whose base path is the longest prefix of the request
-    /// path wins (else the first configured).
+    /// Checks the request's origin and returns the credential to add, if any (none on a keyless
+    /// route such as Ombi's `/health`). When two upstreams share an origin, the one whose base
+    /// path is the longest prefix of the request path wins (else the first configured).
     ///
     /// # Errors
     ///
@@ -234,7 +262,7 @@ impl Policy {
             .max_by_key(|r| r.base_path.len())
             .copied()
             .unwrap_or(first);
-        Ok(best.credential.as_ref())
+        Ok(best.credential_for(path))
     }
 
     /// The longest first-byte wait allowed towards `uri`'s upstream ([`MAX_FIRST_BYTE_TIMEOUT`]
@@ -263,15 +291,11 @@ impl Policy {
     }
 }
 
-fn redact_text(text: &str, secrets: &[String]) -> Option<String> {
-    secrets.iter().any(|s| text.contains(s.as_str())).then(|| {
-        secrets
-            .iter()
-            .fold(text.to_owned(), |t, s| t.replace(s.as_str(), REDACTED))
-    })
+fn redact_text(text: &str, secrets: &redact::Needles) -> Option<String> {
+    secrets.redact(text, REDACTED)
 }
 
-fn redact_value(value: &mut serde_json::Value, secrets: &[String]) -> bool {
+fn redact_value(value: &mut serde_json::Value, secrets: &redact::Needles) -> bool {
     use serde_json::Value;
     match value {
         Value::String(text) => match redact_text(text, secrets) {

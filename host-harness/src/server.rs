@@ -21,15 +21,17 @@ use anyhow::Context as _;
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, InitializeResult, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use crate::envelope;
 use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
+use crate::stdio::quote_bounded;
 use crate::tool::ListedTool;
 
 /// The protocol versions we speak, oldest first. The newest is the fallback answer.
@@ -216,7 +218,7 @@ fn result(structured: Value, text: String, is_error: bool) -> CallToolResult {
 }
 
 fn unknown_tool(name: &str) -> ErrorData {
-    ErrorData::invalid_params(format!("unknown tool: {name}"), None)
+    ErrorData::invalid_params(format!("unknown tool: {}", quote_bounded(name)), None)
 }
 
 /// The sandbox as the server sees it: loaded, or still loading on a blocking thread. A warm
@@ -322,6 +324,19 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.catalogue.get(name).cloned()
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        // rmcp's default answer quotes the whole method name, however long.
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: {}", quote_bounded(&request.method)),
+            None,
+        ))
     }
 
     async fn call_tool(

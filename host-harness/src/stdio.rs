@@ -6,16 +6,34 @@
 //! answers well-formed JSON that is not a valid message with `-32600`. Output from rmcp and from
 //! the filter is interleaved only at line boundaries, so stdout stays one message per line.
 //!
-//! The filter also bounds input lines ([`MAX_LINE_BYTES`], answered with `-32600` instead of
-//! rmcp's silent drop, and never buffered whole), answers a `tools/call` whose params have the
-//! wrong types with `-32602` (rmcp says "method not found"), and gives rmcp's `-32600` answers
-//! the `"id": null` member JSON-RPC requires.
+//! The filter also
+//!
+//! * bounds what one message may cost: a line of at most [`MAX_LINE_BYTES`] (longer ones are
+//!   answered `-32600` instead of rmcp's silent drop, and never buffered whole) holding at most
+//!   [`MAX_MESSAGE_VALUES`] JSON values (counted while parsing, so a line of zeros stops early,
+//!   `-32600`): one message then costs the harness at most [`MAX_MESSAGE_MIB`] MiB, whatever
+//!   it holds;
+//! * refuses a message with a key given twice in one object, naming it (`-32602` inside
+//!   params, `-32600` for the message's own members; rmcp says "method not found");
+//! * answers a `tools/call` whose params have the wrong types with `-32602` (rmcp says
+//!   "method not found");
+//! * refuses a request whose id belongs to a request still in progress (`-32600`; rmcp would
+//!   run both and drop one answer; see `stdio/in_flight.rs`);
+//! * gives rmcp's `-32600` answers the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
 use rmcp::handler::server::ServerHandler;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+
+mod in_flight;
+mod message;
+
+pub use message::MAX_MESSAGE_VALUES;
+
+use in_flight::{Admit, InFlight};
+use message::{Duplicate, Refusal};
 
 /// Pipe capacity between the filter and rmcp.
 const PIPE_BYTES: usize = 256 * 1024;
@@ -43,8 +61,14 @@ where
     let (filter_out, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
     let (rmcp_out, writer_in) = tokio::io::duplex(PIPE_BYTES);
     let (errors_tx, errors_rx) = mpsc::unbounded_channel();
-    let filter = tokio::spawn(filter_input(input, filter_out, errors_tx));
-    let writer = tokio::spawn(write_output(writer_in, errors_rx, output));
+    let in_flight = InFlight::default();
+    let filter = tokio::spawn(filter_input(
+        input,
+        filter_out,
+        errors_tx,
+        in_flight.clone(),
+    ));
+    let writer = tokio::spawn(write_output(writer_in, errors_rx, output, in_flight));
     let outcome = async {
         let running = handler.serve((rmcp_in, rmcp_out)).await?;
         running.waiting().await?;
@@ -63,10 +87,58 @@ pub(crate) fn parse_error_response(detail: &str) -> String {
         .to_string()
 }
 
-/// Longest input line (one message) that is forwarded: rmcp's own cap, so that nothing rmcp
-/// would drop silently reaches it. Longer lines are discarded while they are read (never held
-/// in memory) and answered with `-32600`.
-pub(crate) const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+/// Longest input line (one message) that is forwarded. Longer lines are discarded while they
+/// are read (never held in memory) and answered with `-32600`. MCP clients send small messages
+/// (tool arguments, not documents); rmcp's own cap, 16 MiB, is far above this, so nothing it
+/// would drop silently reaches it.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What one input message may cost the harness at most, in MiB above its resident memory
+/// before the message: a line at [`MAX_LINE_BYTES`] with up to [`MAX_MESSAGE_VALUES`] values
+/// is held by the filter and by rmcp and parsed by both; a `tools/call` also copies its
+/// arguments into the sandbox, whose memory is the separate per-call limit.
+pub const MAX_MESSAGE_MIB: usize = 16;
+
+/// Longest part of caller input that an error quotes.
+pub(crate) const MAX_ECHO_CHARS: usize = 64;
+
+/// `text` quoted for an error message: at most [`MAX_ECHO_CHARS`] characters (then `…` and the
+/// whole length in bytes), with control, invisible and bidirectional characters escaped, so a
+/// caller cannot make an answer large or make it read differently.
+pub(crate) fn quote_bounded(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHO_CHARS) {
+        None => format!("{text:?}"),
+        Some((at, _)) => format!("{:?}… ({} bytes)", &text[..at], text.len()),
+    }
+}
+
+/// The `-32600` answer to a line holding more than [`MAX_MESSAGE_VALUES`] values.
+pub(crate) fn too_many_values_response() -> String {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message may hold at most {MAX_MESSAGE_VALUES} JSON values")}})
+        .to_string()
+}
+
+/// The answer to a message with a key given twice: `-32600` with `"id": null` when a member
+/// of the message itself is repeated (its id cannot be trusted), `-32602` naming the key and
+/// where it is for a request, `None` (no answer) for a notification or a client response.
+pub(crate) fn duplicate_key_response(message: &Value, duplicate: &Duplicate) -> Option<String> {
+    let key = quote_bounded(&duplicate.key);
+    if duplicate.path.is_empty() {
+        return Some(
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: the member {key} appears twice")}})
+                .to_string(),
+        );
+    }
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())?;
+    message.get("method")?;
+    let path = quote_bounded(&duplicate.path);
+    Some(
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": format!("Invalid params: the key {key} appears twice in {path}")}})
+            .to_string(),
+    )
+}
 
 /// The JSON-RPC answer to a line longer than [`MAX_LINE_BYTES`].
 pub(crate) fn oversized_line_response() -> String {
@@ -168,6 +240,7 @@ async fn filter_input<R, W>(
     input: R,
     mut to_rmcp: W,
     errors: mpsc::UnboundedSender<String>,
+    in_flight: InFlight,
 ) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -191,19 +264,42 @@ where
         if body.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<Value>(body) {
-            Err(error) => {
+        let message = match message::parse(body) {
+            Err(Refusal::Syntax(error)) => {
                 crate::log_debug!("answering an unparsable input line with -32700");
                 let _ = errors.send(parse_error_response(&error.to_string()));
                 continue;
             }
-            Ok(message) => {
-                if let Some(answer) = invalid_call_params_response(&message) {
-                    let _ = errors.send(answer);
-                    continue;
-                }
+            Err(Refusal::TooManyValues) => {
+                crate::log_debug!(
+                    "answering a message of more than {MAX_MESSAGE_VALUES} values with -32600"
+                );
+                let _ = errors.send(too_many_values_response());
+                continue;
             }
+            Ok(parsed) => parsed,
+        };
+        if let Some(duplicate) = &message.duplicate {
+            crate::log_debug!("refusing a message with a key given twice");
+            if let Some(answer) = duplicate_key_response(&message.value, duplicate) {
+                let _ = errors.send(answer);
+            }
+            continue;
         }
+        if let Some(answer) = invalid_call_params_response(&message.value) {
+            let _ = errors.send(answer);
+            continue;
+        }
+        match in_flight.admit(&message.value) {
+            Admit::Forward => {}
+            Admit::Refuse(answer) => {
+                crate::log_debug!("refusing a request whose id is in flight");
+                let _ = errors.send(answer);
+                continue;
+            }
+            Admit::Drop => continue,
+        }
+        drop(message);
         to_rmcp.write_all(body).await?;
         to_rmcp.write_all(b"\n").await?;
         to_rmcp.flush().await?;
@@ -232,6 +328,7 @@ async fn write_output<R, W>(
     from_rmcp: R,
     mut errors: mpsc::UnboundedReceiver<String>,
     mut output: W,
+    in_flight: InFlight,
 ) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -246,11 +343,14 @@ where
                 if read? == 0 {
                     break;
                 }
-                match with_null_id(line.strip_suffix(b"\n").unwrap_or(&line)) {
-                    Some(fixed) => output.write_all(&fixed).await?,
-                    None => output.write_all(&line).await?,
+                let body = line.strip_suffix(b"\n").unwrap_or(&line);
+                if in_flight.settle(body) {
+                    match with_null_id(body) {
+                        Some(fixed) => output.write_all(&fixed).await?,
+                        None => output.write_all(&line).await?,
+                    }
+                    output.flush().await?;
                 }
-                output.flush().await?;
                 line.clear();
             }
             message = errors.recv(), if errors_open => match message {

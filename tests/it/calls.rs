@@ -130,6 +130,37 @@ fn principal_meta_becomes_the_user_name_and_ombi_user_is_the_default() {
 }
 
 #[test]
+fn ombi_user_is_refused_at_start_unless_every_call_can_send_it() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    // The longest name the start accepts is one the component sends on a call.
+    let longest = "u".repeat(host_harness::config::MAX_USER_NAME_CHARS);
+    let mut h = Harness::serve_initialized(
+        &Env::ombi(&fake, &key).set("OMBI_USER", &longest),
+        "2025-11-25",
+    );
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    assert_eq!(
+        fake.requests().last().unwrap().user_name.as_deref(),
+        Some(longest.as_str())
+    );
+    drop(h);
+    // Longer, non-ASCII or empty: the harness does not start, and says why.
+    for (user, reason) in [
+        (format!("{longest}u"), "at most 256 characters"),
+        ("jos\u{e9}".to_owned(), "ASCII only"),
+        (String::new(), "set but empty"),
+    ] {
+        let out =
+            media_mcp_tests::run_cli(&["tools"], &Env::ombi(&fake, &key).set("OMBI_USER", &user));
+        assert_eq!(out.status.code(), Some(2), "{user:?}: {}", out.stderr);
+        assert!(out.stderr.contains("OMBI_USER"), "{}", out.stderr);
+        assert!(out.stderr.contains(reason), "{user:?}: {}", out.stderr);
+    }
+}
+
+#[test]
 fn a_call_past_its_deadline_is_a_timeout_envelope_and_the_next_call_works() {
     let key = canary_key();
     let fake = FakeOmbi::start(&key).unwrap();

@@ -5,7 +5,9 @@
 //! not on stdout or stderr (debug logging on), and never in a URL or body sent upstream. It
 //! must still reach the fake, as the `ApiKey` header only. Every result also validates against
 //! its tool's `outputSchema`, whatever the upstream did. Echoed keys are caught by the
-//! harness (`Policy::redact_secrets`), which replaces configured keys in every result.
+//! harness (`Policy::redact_secrets`), which replaces configured keys in every result, also
+//! when they come back disguised: upper-cased (Ombi accepts keys in any case) or split by a
+//! zero-width space, a bidirectional override or a line break.
 
 use std::time::Duration;
 
@@ -53,7 +55,65 @@ fn echoes(key: &str) -> Vec<(String, Reply)> {
             "echo_text_200".into(),
             Reply::new(200, Some("text/plain"), format!("{key}\n{key}")),
         ),
+        (
+            "echo_disguised_records".into(),
+            Reply::json(200, json!([disguised_record(key)]).to_string()),
+        ),
+        (
+            "echo_disguised_error_500".into(),
+            Reply::json(
+                500,
+                json!({"error": format!("Invalid key {}", key.to_uppercase())}).to_string(),
+            ),
+        ),
     ]
+}
+
+/// `key` with `mark` after its first half.
+fn split(key: &str, mark: &str) -> String {
+    let (a, b) = key.split_at(key.len() / 2);
+    format!("{a}{mark}{b}")
+}
+
+/// A record whose text fields carry the key in forms that still read (or work) as the key.
+fn disguised_record(key: &str) -> Value {
+    let upper = key.to_uppercase();
+    json!({
+        "id": 603, "theMovieDbId": 603, "title": upper,
+        "overview": format!("the key is {}", split(key, "\u{200b}")),
+        "name": split(key, "\u{202e}"), "userName": split(&upper, "\n"),
+        "subject": split(key, "\u{feff}"), "description": split(key, "\r\n"),
+        "message": split(&upper, "\u{2066}"), "alias": split(key, "\u{ad}"),
+        "email": format!("{upper}@example.com"), "apiKey": upper, "value": split(key, "\t"),
+    })
+}
+
+/// Panics when `key` appears in a string of `value` in any case or split by characters that
+/// show nothing.
+fn assert_no_disguised_secret(value: &Value, key: &str, what: &str) {
+    let shows_nothing = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}' | '\u{feff}')
+    };
+    match value {
+        Value::String(text) => {
+            let seen: String = text
+                .chars()
+                .filter(|c| !shows_nothing(*c))
+                .collect::<String>()
+                .to_lowercase();
+            assert_no_secret(&seen, &key.to_lowercase(), what);
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| assert_no_disguised_secret(v, key, what)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            assert_no_disguised_secret(&Value::String(k.clone()), key, what);
+            assert_no_disguised_secret(v, key, what);
+        }),
+        _ => {}
+    }
 }
 
 #[test]
@@ -121,6 +181,11 @@ fn the_api_key_appears_nowhere_for_any_tool_under_any_fault() {
             );
             assert_no_secret(
                 &response.to_string(),
+                &key,
+                &format!("the result of {name} under {scenario}"),
+            );
+            assert_no_disguised_secret(
+                &response,
                 &key,
                 &format!("the result of {name} under {scenario}"),
             );

@@ -7,6 +7,9 @@ use media_mcp_fakes::ombi::FakeOmbi;
 use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, fresh_dir, run_cli, structured};
 use serde_json::Value;
 
+/// The key the listing-cache tests configure (keys are at least 8 characters).
+const KEY: &str = "cli-test-key";
+
 #[test]
 fn help_documents_every_variable() {
     let out = run_cli(&["--help"], &Env::new());
@@ -238,8 +241,8 @@ fn list_twice(env: &Env) -> (String, String, Vec<String>) {
 
 #[test]
 fn the_second_start_reuses_the_listing_and_lists_the_same_tools() {
-    let fake = FakeOmbi::start("k").unwrap();
-    let (first, second, files) = list_twice(&Env::ombi(&fake, "k"));
+    let fake = FakeOmbi::start(KEY).unwrap();
+    let (first, second, files) = list_twice(&Env::ombi(&fake, KEY));
     assert!(second.contains("(listing cached)"), "{second}");
     assert!(
         second.starts_with(&first),
@@ -256,16 +259,16 @@ fn the_second_start_reuses_the_listing_and_lists_the_same_tools() {
         fake.requests()
     );
     // Another configuration is another listing.
-    let other = FakeOmbi::start("k").unwrap();
-    let (_, listed, _) = list_twice(&Env::ombi(&other, "k").set("OMBI_URL", ""));
+    let other = FakeOmbi::start(KEY).unwrap();
+    let (_, listed, _) = list_twice(&Env::ombi(&other, KEY).set("OMBI_URL", ""));
     assert!(!listed.contains("read_search"), "{listed}");
 }
 
 #[test]
 fn a_warm_serve_answers_from_the_listing_while_loading_and_its_first_call_works() {
-    let fake = FakeOmbi::start("k").unwrap();
+    let fake = FakeOmbi::start(KEY).unwrap();
     let cache = fresh_dir("warm-serve");
-    let env = Env::ombi(&fake, "k")
+    let env = Env::ombi(&fake, KEY)
         .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
         .set("MEDIA_MCP_LOG", "info");
     let mut listed = Vec::new();

@@ -244,6 +244,10 @@ fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
     let (_fake, key, mut h) = started();
     let huge = "x".repeat(17 << 20);
     let huge_request = json!({"jsonrpc": "2.0", "id": 99, "method": "ping", "params": {"pad": "y".repeat(17 << 20)}}).to_string();
+    let just_over = json!({"jsonrpc": "2.0", "id": 98, "method": "ping", "params": {"pad": "y".repeat(1 << 20)}}).to_string();
+    let many_values =
+        json!({"jsonrpc": "2.0", "id": 97, "method": "ping", "params": {"pad": vec![0; 10_001]}})
+            .to_string();
     let cases: Vec<Case> = vec![
         ("garbage", "\u{1}\u{2}garbage".into(), Some((Value::Null, -32700))),
         ("text that is not JSON", "caf\u{e9} {".into(), Some((Value::Null, -32700))),
@@ -264,8 +268,13 @@ fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
         ("a notification sent with an id", r#"{"jsonrpc":"2.0","id":7,"method":"notifications/initialized"}"#.into(), Some((json!(7), -32601))),
         ("a request without an id (a notification)", r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_search","arguments":{"query":"x"}}}"#.into(), None),
         ("a response from the client", r#"{"jsonrpc":"2.0","id":12,"result":{}}"#.into(), None),
-        ("a line over the 16 MiB cap", huge, Some((Value::Null, -32600))),
-        ("a request over the 16 MiB cap", huge_request, Some((Value::Null, -32600))),
+        ("a line of 17 MiB", huge, Some((Value::Null, -32600))),
+        ("a request of 17 MiB", huge_request, Some((Value::Null, -32600))),
+        ("a request just over the 1 MiB cap", just_over, Some((Value::Null, -32600))),
+        ("more JSON values than one message may hold", many_values, Some((Value::Null, -32600))),
+        ("a duplicate id member", r#"{"jsonrpc":"2.0","id":14,"id":15,"method":"ping"}"#.into(), Some((Value::Null, -32600))),
+        ("duplicate name keys in tools/call params", r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"read_search","name":"read_requests","arguments":{}}}"#.into(), Some((json!(13), -32602))),
+        ("duplicate keys in a notification", r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{"a":1,"a":2}}"#.into(), None),
     ];
     for (i, (what, line, expect)) in cases.into_iter().enumerate() {
         let expect = expect.map(|(id, code)| json!({"id": id, "code": code}));
@@ -297,4 +306,139 @@ fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
     let done = h.finish();
     assert!(done.status.success(), "{}", done.stderr);
     assert_no_secret(&done.stderr, &key, "stderr");
+}
+
+#[test]
+fn protocol_errors_name_the_problem_and_echo_only_a_bounded_part_of_the_input() {
+    let (_fake, _key, mut h) = started();
+    let twice = r#"{"jsonrpc":"2.0","id":"dup","method":"tools/call","params":{"name":"read_search","arguments":{"query":"a"},"name":"read_requests"}}"#;
+    h.send_line(twice);
+    let answer = h.next_message(Duration::from_secs(10)).expect("an answer");
+    assert_eq!(answer["id"], "dup", "{answer}");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"name\"") && message.contains("twice") && message.contains("params"),
+        "{message}"
+    );
+    // Names of 512 KiB: the answers quote a bounded prefix.
+    let long = "n".repeat(512 << 10);
+    let unknown_tool = h.call_tool(&long, json!({}));
+    assert_eq!(unknown_tool["error"]["code"], -32602, "{unknown_tool:.300}");
+    let unknown_method = h.rpc(&long, json!({}));
+    assert_eq!(
+        unknown_method["error"]["code"], -32601,
+        "{unknown_method:.300}"
+    );
+    for answer in [unknown_tool, unknown_method] {
+        let line = answer.to_string();
+        assert!(
+            line.len() < 512,
+            "an echo of {} bytes: {line:.300}",
+            line.len()
+        );
+        assert!(line.contains("nnnn"), "a prefix is quoted: {line}");
+    }
+}
+
+#[test]
+fn a_request_id_reused_while_in_flight_is_refused_and_the_first_call_answered() {
+    let (fake, _key, mut h) = started();
+    fake.set_override(
+        "GET",
+        "/api/v1/Search/movie/{searchTerm}",
+        Reply::json(200, "[]").with_delay(Duration::from_secs(2)),
+    );
+    let call = json!({"jsonrpc": "2.0", "id": "same", "method": "tools/call",
+        "params": {"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}})
+    .to_string();
+    h.send_line(&call);
+    h.send_line(&call);
+    let first = h.next_message(RESPONSE_WAIT).expect("an answer");
+    assert_eq!(first["id"], "same", "{first}");
+    assert_eq!(
+        first["error"]["code"], -32600,
+        "the duplicate is refused first: {first}"
+    );
+    assert!(
+        first["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("in progress"),
+        "{first}"
+    );
+    let second = h.next_message(RESPONSE_WAIT).expect("the call's answer");
+    assert_eq!(second["id"], "same", "{second}");
+    assert_eq!(second["result"]["isError"], false, "{second}");
+    assert_eq!(fake.requests().len(), 1, "the duplicate was never run");
+    // Once answered, the id may be used again.
+    fake.clear_overrides();
+    h.send_line(&call);
+    let again = h.next_message(RESPONSE_WAIT).expect("an answer");
+    assert_eq!(again["result"]["isError"], false, "{again}");
+    assert!(h.next_message(Duration::from_millis(300)).is_none());
+}
+
+const RESPONSE_WAIT: Duration = Duration::from_secs(30);
+
+/// Resident set and its peak since the last reset, in KiB.
+fn memory_kib(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name} in /proc/{pid}/status"))
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+#[test]
+fn one_message_costs_at_most_its_stated_memory_bound() {
+    let cap = host_harness::stdio::MAX_LINE_BYTES;
+    let values = host_harness::stdio::MAX_MESSAGE_VALUES;
+    let ping =
+        |params: Value| json!({"jsonrpc": "2.0", "id": "m", "method": "ping", "params": params});
+    // Each at the limits: as many bytes or values as one message may hold, or past them.
+    let zeros = format!(
+        r#"{{"jsonrpc":"2.0","id":"m","method":"ping","params":{{"pad":[{}0]}}}}"#,
+        "0,".repeat((cap - 100) / 2)
+    );
+    let cases: Vec<(&str, String)> = vec![
+        ("a line of zeros at the byte cap", zeros),
+        ("the most values a message may hold", ping(json!({"pad": vec![json!({}); values - 5]})).to_string()),
+        (
+            "the most values, filling the byte cap",
+            ping(json!({"pad": vec!["v".repeat(cap / values - 4); values - 5]})).to_string(),
+        ),
+        ("a string at the byte cap", ping(json!({"pad": "x".repeat(cap - 100)})).to_string()),
+        (
+            "a tools/call with an argument at the byte cap",
+            json!({"jsonrpc": "2.0", "id": "m", "method": "tools/call", "params": {"name": "read_search",
+                "arguments": {"query": "q".repeat(cap - 200), "media": "movie"}}})
+            .to_string(),
+        ),
+    ];
+    for (what, line) in cases {
+        assert!(line.len() <= cap, "{what}: {} bytes", line.len());
+        // A fresh harness each time, so memory freed by an earlier case cannot hide a cost.
+        let (_fake, _key, mut h) = started();
+        h.rpc("tools/list", json!({}));
+        let pid = h.pid();
+        std::fs::write(format!("/proc/{pid}/clear_refs"), "5").expect("resetting the peak RSS");
+        let (before, _) = memory_kib(pid);
+        h.send_line(&line);
+        let answer = h.next_message(RESPONSE_WAIT).expect("an answer");
+        assert!(answer.get("id").is_some(), "{what}: {answer:.300}");
+        let (_, peak) = memory_kib(pid);
+        let grew_mib = peak.saturating_sub(before) as f64 / 1024.0;
+        eprintln!("{what}: peak {grew_mib:.1} MiB over the resident set before it");
+        assert!(
+            grew_mib <= host_harness::stdio::MAX_MESSAGE_MIB as f64,
+            "{what}: the harness grew by {grew_mib:.1} MiB"
+        );
+        assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
+    }
 }

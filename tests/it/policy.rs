@@ -127,3 +127,21 @@ fn a_redirect_to_another_port_is_not_followed() {
     let done = h.finish();
     assert_no_secret(&done.stderr, &key, "stderr");
 }
+
+#[test]
+fn ombi_health_is_read_without_the_key() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let response = h.call_tool("read_server", json!({"view": "health"}));
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    let health = fake.requests().last().unwrap().clone();
+    assert_eq!(health.path, "/health");
+    assert_eq!(health.api_key, None, "the key went to /health");
+    // Every other route still gets it.
+    h.call_tool("read_server", json!({"view": "status"}));
+    assert_eq!(
+        fake.requests().last().unwrap().api_key.as_deref(),
+        Some(key.as_str())
+    );
+}

@@ -24,7 +24,7 @@ fn the_call_timeout_help_states_the_moviepilot_limits() {
 fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
     let mp = [
         ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
-        ("MOVIEPILOT_API_KEY", "k"),
+        ("MOVIEPILOT_API_KEY", "mp-key-1"),
     ];
     assert_eq!(
         validate(&mp).unwrap().call_timeout,
@@ -41,7 +41,7 @@ fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
 fn a_host_limit_shorter_than_a_component_deadline_is_refused_or_raised() {
     let mp = [
         ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
-        ("MOVIEPILOT_API_KEY", "k"),
+        ("MOVIEPILOT_API_KEY", "mp-key-1"),
     ];
     // search.torrents may take 300 s by default: 90 s would cut it.
     let e = validate(&[mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90")]).unwrap_err();
@@ -98,13 +98,13 @@ fn nothing_configured_is_valid_and_has_no_upstreams() {
 fn ombi_url_keeps_its_path_prefix_without_trailing_slash() {
     let s = validate(&[
         ("OMBI_URL", "https://media.example/ombi/"),
-        ("OMBI_API_KEY", "k1"),
+        ("OMBI_API_KEY", "ombi-key-1"),
     ])
     .unwrap();
     let ombi = s.ombi.unwrap();
     assert_eq!(ombi.base_url(), "https://media.example/ombi");
     assert_eq!(ombi.base_path(), "/ombi");
-    assert_eq!(ombi.api_key.expose(), "k1");
+    assert_eq!(ombi.api_key.expose(), "ombi-key-1");
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn bad_urls_name_the_variable_and_never_echo_credentials() {
         ("http://user:hunter2@h/", "user name or password"),
         ("http://h/?apikey=hunter2", "query"),
     ] {
-        let e = validate(&[("OMBI_URL", url), ("OMBI_API_KEY", "k")]).unwrap_err();
+        let e = validate(&[("OMBI_URL", url), ("OMBI_API_KEY", "ombi-key-1")]).unwrap_err();
         assert_eq!(e.variable, "OMBI_URL", "{url}");
         assert!(e.message.contains(needle), "{url}: {}", e.message);
         assert!(!e.to_string().contains("hunter2"));
@@ -141,14 +141,70 @@ fn bad_key_is_refused_without_echoing_it() {
 }
 
 #[test]
+fn keys_shorter_than_the_redaction_minimum_are_refused_at_start() {
+    for (url, key) in [
+        ("OMBI_URL", "OMBI_API_KEY"),
+        ("MOVIEPILOT_URL", "MOVIEPILOT_API_KEY"),
+    ] {
+        let short = "k".repeat(MIN_KEY_CHARS - 1);
+        let e = validate(&[(url, "http://h"), (key, &short)]).unwrap_err();
+        assert_eq!(e.variable, key);
+        assert!(e.message.contains("at least 8 characters"), "{}", e.message);
+        assert!(!e.message.contains(&short));
+        let long_enough = "k".repeat(MIN_KEY_CHARS);
+        assert!(validate(&[(url, "http://h"), (key, &long_enough)]).is_ok());
+    }
+}
+
+#[test]
 fn secret_debug_is_redacted() {
     assert_eq!(format!("{:?}", Secret::new("abc")), "Secret(<redacted>)");
 }
 
 #[test]
 fn empty_values_count_as_unset() {
-    let s = validate(&[("OMBI_URL", ""), ("OMBI_USER", "")]).unwrap();
+    let s = validate(&[("OMBI_URL", ""), ("MEDIA_MCP_LOG", "")]).unwrap();
     assert!(s.ombi.is_none() && s.ombi_user.is_none());
+}
+
+#[test]
+fn an_empty_ombi_user_is_an_error_not_the_administrator() {
+    for blank in ["", "   "] {
+        let e = validate(&[("OMBI_USER", blank)]).unwrap_err();
+        assert_eq!(e.variable, "OMBI_USER");
+        assert!(e.message.contains("empty"), "{}", e.message);
+        assert!(e.message.contains("administrator"), "{}", e.message);
+    }
+    // A value from a lower layer still fills an empty one above it.
+    let merged = raw(&[("OMBI_USER", "")]).over(raw(&[("OMBI_USER", "alice")]));
+    let s = Settings::validate(&merged, &Overrides::default()).unwrap();
+    assert_eq!(s.ombi_user.as_deref(), Some("alice"));
+    let merged = raw(&[]).over(raw(&[("OMBI_USER", "")]));
+    assert!(Settings::validate(&merged, &Overrides::default()).is_err());
+}
+
+#[test]
+fn ombi_user_is_checked_once_at_start_with_the_real_reason() {
+    let user = |v: &str| validate(&[("OMBI_USER", v)]);
+    assert_eq!(
+        user("  bob smith ").unwrap().ombi_user.as_deref(),
+        Some("bob smith")
+    );
+    let longest = "u".repeat(MAX_USER_NAME_CHARS);
+    assert_eq!(user(&longest).unwrap().ombi_user, Some(longest.clone()));
+    for (value, reason) in [
+        (format!("{longest}u"), "at most 256 characters"),
+        ("u".repeat(10_000), "at most 256 characters"),
+        ("jos\u{e9}".to_owned(), "header values carry ASCII only"),
+        ("\u{200b}bob".to_owned(), "header values carry ASCII only"),
+        ("bob\nsmith".to_owned(), "control characters"),
+        ("bob\tsmith".to_owned(), "control characters"),
+    ] {
+        let e = user(&value).unwrap_err();
+        assert_eq!(e.variable, "OMBI_USER");
+        assert!(e.message.contains(reason), "{value:?}: {}", e.message);
+        assert!(!e.message.contains(&value), "the value is not echoed");
+    }
 }
 
 #[test]
@@ -156,7 +212,7 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
     let s = validate(&[
         ("MEDIA_MCP_ALLOW_WRITES", "1"),
         ("MOVIEPILOT_TIMEOUT", "5"),
-        ("MOVIEPILOT_API_KEY", "mpkey"),
+        ("MOVIEPILOT_API_KEY", "mp-key-1"),
         ("MEDIA_MCP_OTHER_TOKEN", "t"),
         ("MEDIA_MCP_LOG", "debug"),
         ("MEDIA_MCP_CALL_TIMEOUT_SECS", "45"),
@@ -207,7 +263,7 @@ fn numbers_and_booleans_are_checked_by_name() {
 #[test]
 fn config_file_toml_and_json_use_variable_names() {
     let toml = RawSettings::from_file_text(
-        "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"k\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 45\n",
+        "OMBI_URL = \"http://h:1\"\nOMBI_API_KEY = \"ombi-key-1\"\nMEDIA_MCP_CALL_TIMEOUT_SECS = 45\n",
         false,
         "f",
     )
@@ -236,7 +292,7 @@ fn config_file_rejects_unknown_keys_and_nested_values() {
 fn environment_overrides_file_and_flags_override_both() {
     let file = raw(&[
         ("OMBI_URL", "http://file"),
-        ("OMBI_API_KEY", "k"),
+        ("OMBI_API_KEY", "ombi-key-1"),
         ("MEDIA_MCP_COMPONENT", "/file.wasm"),
     ]);
     let env = raw(&[("OMBI_URL", "http://env")]);

@@ -104,6 +104,92 @@ fn configured_keys_are_redacted_from_results_in_strings_and_keys() {
     assert!(!format!("{p:?}").contains("ombi-secret"));
 }
 
+/// `text` after redaction with [`both`]'s keys (`ombi-secret`, `mp-secret`).
+fn redacted(text: &str) -> String {
+    let mut v = serde_json::json!({ text: text });
+    Policy::from_settings(&both()).redact_secrets(&mut v);
+    let (key, value) = v.as_object().unwrap().iter().next().unwrap();
+    assert_eq!(key, value, "object keys are redacted like strings");
+    value.as_str().unwrap().to_owned()
+}
+
+#[test]
+fn keys_are_redacted_in_any_case() {
+    // Ombi compares keys without regard to case, so each of these is a working key.
+    for text in [
+        "OMBI-SECRET",
+        "Ombi-Secret",
+        "x oMbI-sEcReT y",
+        "MP-SECRET.",
+    ] {
+        let clean = redacted(text);
+        assert!(clean.contains(REDACTED), "{text:?} -> {clean:?}");
+        assert!(
+            !clean.to_lowercase().contains("secret"),
+            "{text:?} -> {clean:?}"
+        );
+    }
+    // Letters whose case folds to ASCII (U+017F long s, U+212A Kelvin sign) read as the key.
+    assert_eq!(redacted("ombi-\u{17f}ecret"), REDACTED);
+    assert_eq!(redacted("m\u{212a}"), "m\u{212a}", "no key, no change");
+}
+
+#[test]
+fn keys_split_by_invisible_characters_or_line_breaks_are_redacted_whole() {
+    for split in [
+        "\u{200b}",
+        "\u{202e}",
+        "\u{2066}",
+        "\u{feff}",
+        "\u{ad}",
+        "\u{2060}",
+        "\u{180e}",
+        "\u{34f}",
+        "\u{fe0f}",
+        "\u{e0041}",
+        "\u{2028}",
+        "\n",
+        "\r\n",
+        "\t",
+        "\u{0}",
+        "\u{200b}\n\u{202e}",
+    ] {
+        let text = format!("before om{split}bi-SEC{split}ret after");
+        assert_eq!(
+            redacted(&text),
+            format!("before {REDACTED} after"),
+            "{split:?}"
+        );
+    }
+    // Invisible characters outside the key stay, and so does text without a key.
+    assert_eq!(
+        redacted("\u{202e}x\u{200b}ombi-secret\u{200b}y"),
+        format!("\u{202e}x\u{200b}{REDACTED}\u{200b}y")
+    );
+    let innocent = "caf\u{e9} \u{202e}ombi-secre\u{200b} mp-secre t";
+    assert_eq!(redacted(innocent), innocent);
+}
+
+#[test]
+fn repeated_and_overlapping_keys_are_all_redacted() {
+    assert_eq!(
+        redacted("ombi-secretOMBI-SECRETx"),
+        format!("{REDACTED}{REDACTED}x")
+    );
+    let s = settings(&[
+        ("OMBI_URL", "http://127.0.0.1:5000"),
+        ("OMBI_API_KEY", "abcdefgh-1234"),
+        ("MOVIEPILOT_URL", "http://127.0.0.1:5001"),
+        ("MOVIEPILOT_API_KEY", "1234-wxyz0000"),
+    ]);
+    let mut v = serde_json::json!(["abcdefgh-1234-wxyz0000!", "aaabcdefgh-1234"]);
+    assert!(Policy::from_settings(&s).redact_secrets(&mut v));
+    assert_eq!(
+        v,
+        serde_json::json!([format!("{REDACTED}!"), format!("aa{REDACTED}")])
+    );
+}
+
 #[test]
 fn injected_values_are_sensitive_and_credentials_debug_is_redacted() {
     let p = Policy::from_settings(&both());
@@ -115,12 +201,31 @@ fn injected_values_are_sensitive_and_credentials_debug_is_redacted() {
 }
 
 #[test]
+fn ombi_health_is_sent_without_the_key() {
+    let p = Policy::from_settings(&both());
+    for path in ["/ombi/health", "/ombi/HEALTH"] {
+        let mut headers = HeaderMap::new();
+        p.apply(&uri(&format!("http://127.0.0.1:5000{path}")), &mut headers)
+            .unwrap();
+        assert!(headers.get("apikey").is_none(), "{path}");
+    }
+    // Only the health route itself: other paths under it and /health outside the base
+    // path still carry the key.
+    for path in ["/ombi/health/x", "/ombi/api/v1/health", "/health"] {
+        let mut headers = HeaderMap::new();
+        p.apply(&uri(&format!("http://127.0.0.1:5000{path}")), &mut headers)
+            .unwrap();
+        assert_eq!(headers.get("apikey").unwrap(), "ombi-secret", "{path}");
+    }
+}
+
+#[test]
 fn shared_origin_picks_the_longest_matching_base_path() {
     let s = settings(&[
         ("OMBI_URL", "http://h:80/ombi"),
-        ("OMBI_API_KEY", "o"),
+        ("OMBI_API_KEY", "ombi-key"),
         ("MOVIEPILOT_URL", "http://h/mp"),
-        ("MOVIEPILOT_API_KEY", "m"),
+        ("MOVIEPILOT_API_KEY", "mp-key-1"),
     ]);
     let p = Policy::from_settings(&s);
     let name = |u: &str| {

@@ -51,6 +51,54 @@ fn rmcp_errors_without_an_id_get_a_null_id() {
 }
 
 #[test]
+fn echoes_are_bounded_and_escaped() {
+    assert_eq!(quote_bounded("read_search"), "\"read_search\"");
+    let long = "n".repeat(1 << 20);
+    assert_eq!(
+        quote_bounded(&long),
+        format!("\"{}\"… (1048576 bytes)", "n".repeat(MAX_ECHO_CHARS))
+    );
+    assert_eq!(
+        quote_bounded("a\u{202e}b\u{200b}c\nd"),
+        "\"a\\u{202e}b\\u{200b}c\\nd\""
+    );
+    let wide = "\u{e9}".repeat(MAX_ECHO_CHARS + 1);
+    assert!(quote_bounded(&wide).ends_with("… (130 bytes)"));
+}
+
+#[test]
+fn a_key_given_twice_is_named_in_params_and_the_message() {
+    let answer = |line: &str| {
+        let parsed = message::parse(line.as_bytes()).unwrap();
+        duplicate_key_response(&parsed.value, &parsed.duplicate.unwrap())
+            .map(|a| serde_json::from_str::<Value>(&a).unwrap())
+    };
+    let a = answer(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        (a["id"].clone(), a["error"]["code"].clone()),
+        (json!(3), json!(-32602))
+    );
+    assert_eq!(
+        a["error"]["message"],
+        "Invalid params: the key \"name\" appears twice in \"params\""
+    );
+    let a = answer(r#"{"jsonrpc":"2.0","id":3,"id":4,"method":"ping"}"#).unwrap();
+    assert_eq!(
+        (a["id"].clone(), a["error"]["code"].clone()),
+        (Value::Null, json!(-32600))
+    );
+    assert!(a["error"]["message"].as_str().unwrap().contains("\"id\""));
+    // Notifications and client responses get no answer.
+    assert!(
+        answer(r#"{"jsonrpc":"2.0","method":"notifications/x","params":{"a":1,"a":2}}"#).is_none()
+    );
+    assert!(answer(r#"{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":2}}"#).is_none());
+}
+
+#[test]
 fn tools_call_params_of_the_wrong_type_are_invalid_params() {
     let answer = |m: Value| {
         invalid_call_params_response(&m).map(|a| serde_json::from_str::<Value>(&a).unwrap())

@@ -1,0 +1,121 @@
+//! Request ids in flight, so that a reused id is refused instead of losing an answer.
+//!
+//! rmcp 3.11 keys the requests it is serving by id: a second request with the id of one still
+//! being served replaces the first's entry, both run, and whichever finishes second finds no
+//! entry and its answer is dropped (`service.rs`, `local_ct_pool`). The line filter therefore
+//! records the id of every request it forwards ([`InFlight::admit`]) and the output writer
+//! releases it when rmcp's answer goes out ([`InFlight::settle`]); a request whose id is in
+//! flight is answered `-32600` and never reaches rmcp.
+//!
+//! Cancellation: rmcp would drop the answer of a cancelled request, so its id would never be
+//! released here, and a later request reusing the id while the cancelled call still runs would
+//! be answered with the cancelled call's result. So a `notifications/cancelled` for an id in
+//! flight is kept from rmcp (our tool calls do not stop early anyway); the id stays in flight
+//! until the call ends, and its answer is then dropped here, as the protocol asks for a
+//! cancelled request.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
+use serde::Deserialize as _;
+use serde_json::{Value, json};
+
+/// What to do with a message on its way to rmcp.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Admit {
+    /// Forward it.
+    Forward,
+    /// Answer it with this line instead (its id is in flight).
+    Refuse(String),
+    /// Drop it silently (a cancellation, applied here).
+    Drop,
+}
+
+/// Ids of the requests forwarded to rmcp and not yet answered, shared by the filter and the
+/// writer; the flag says whether the request was cancelled.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InFlight(Arc<Mutex<HashMap<String, bool>>>);
+
+impl InFlight {
+    /// Decides about one parsed message before it is forwarded, recording requests.
+    pub(crate) fn admit(&self, message: &Value) -> Admit {
+        // The very type rmcp parses, so a request is recorded exactly when rmcp registers it.
+        let Ok(parsed) = ClientJsonRpcMessage::deserialize(message) else {
+            return Admit::Forward;
+        };
+        let mut ids = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match parsed {
+            JsonRpcMessage::Request(request) => {
+                let key = id_key(&request.id);
+                if ids.contains_key(&key) {
+                    return Admit::Refuse(id_in_use_response(&request.id));
+                }
+                ids.insert(key, false);
+                Admit::Forward
+            }
+            JsonRpcMessage::Notification(notification) => {
+                if let ClientNotification::CancelledNotification(cancelled) =
+                    notification.notification
+                    && let Some(id) = cancelled.params.request_id
+                    && let Some(flag) = ids.get_mut(&id_key(&id))
+                {
+                    *flag = true;
+                    return Admit::Drop;
+                }
+                Admit::Forward
+            }
+            JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => Admit::Forward,
+        }
+    }
+
+    /// Releases the id of an answer rmcp wrote; `false` when the answer must not be written
+    /// (its request was cancelled).
+    pub(crate) fn settle(&self, line: &[u8]) -> bool {
+        let Some(id) = answer_id(line) else {
+            return true;
+        };
+        let mut ids = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        ids.remove(&id_key(&id)) != Some(true)
+    }
+}
+
+fn id_key(id: &RequestId) -> String {
+    serde_json::to_string(id).unwrap_or_default()
+}
+
+/// The `-32600` answer to a request whose id is in flight.
+pub(crate) fn id_in_use_response(id: &RequestId) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "Invalid Request: this id belongs to a request still in progress; use a new id"}})
+        .to_string()
+}
+
+/// The id of an answer (`result` or `error`) rmcp wrote, `None` for other messages. rmcp
+/// writes `{"jsonrpc":"2.0","id":…,"result"|"error":…}`, so the id is read from the start of
+/// the line without parsing a large result; other layouts are parsed whole.
+fn answer_id(line: &[u8]) -> Option<RequestId> {
+    const HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+    if let Some(rest) = line.strip_prefix(HEAD) {
+        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<RequestId>();
+        if let Some(Ok(id)) = stream.next() {
+            let after = &rest[stream.byte_offset()..];
+            return (after.starts_with(br#","result":"#) || after.starts_with(br#","error":"#))
+                .then_some(id);
+        }
+    }
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        id: Option<RequestId>,
+        method: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_slice::<Answer>(line) {
+        Ok(Answer {
+            id: Some(id),
+            method: None,
+        }) => Some(id),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
