@@ -63,6 +63,13 @@ impl Backend for MoviePilotBackend {
         list(&self.config, upstream, taken, self.deadline_ms)
     }
 
+    /// Every name not proven read-only counts as a write: MoviePilot's names are known only
+    /// after asking it, and nothing may be sent for a refused call.
+    fn access(&self, name: &str) -> Option<Access> {
+        let read = name == STATUS_TOOL || policy::tool_is_read_only(name, &self.config.policy);
+        Some(if read { Access::Read } else { Access::Write })
+    }
+
     fn deadline_ms(&self, name: &str, arguments: &str) -> Option<u64> {
         Some(call_budget_ms(
             &self.config,

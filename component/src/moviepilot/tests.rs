@@ -3,6 +3,7 @@
 
 mod calls;
 mod listing;
+mod selection;
 
 use crate::catalogue::Plugin;
 use crate::config::Config;
