@@ -2,6 +2,7 @@
 //! [`FakeUpstream`], one test per rule of the backend.
 
 mod calls;
+mod compact;
 mod listing;
 mod selection;
 
@@ -14,6 +15,8 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 
 pub const URL: &str = "http://mp.test/api/v1/mcp";
+/// The setting that publishes every schema complete (the default is compact).
+pub const FULL: (&str, &str) = ("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full");
 
 /// A plugin with MoviePilot at [`URL`] plus `extra` settings.
 pub fn plugin_with(extra: &[(&str, &str)]) -> Plugin {

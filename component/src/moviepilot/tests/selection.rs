@@ -16,7 +16,14 @@ fn read_only_lists_only_bridged_tools_proven_read_only() {
     let plugin = plugin_with(&[("MEDIA_MCP_READ_ONLY", "1")]);
     // database_operation is read-only while writes are not allowed; moviepilot_api is not
     // proven read-only without an allowlist of known reads.
-    assert_eq!(listed(&plugin, &up), ["search_media", "database_operation"]);
+    assert_eq!(
+        listed(&plugin, &up),
+        [
+            "search_media",
+            "database_operation",
+            "moviepilot_input_contract"
+        ]
+    );
     let allowed = plugin_with(&[
         ("MEDIA_MCP_READ_ONLY", "1"),
         (
@@ -25,7 +32,14 @@ fn read_only_lists_only_bridged_tools_proven_read_only() {
         ),
         ("MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", "1"),
     ]);
-    assert_eq!(listed(&allowed, &up), ["search_media", "moviepilot_api"]);
+    assert_eq!(
+        listed(&allowed, &up),
+        [
+            "search_media",
+            "moviepilot_api",
+            "moviepilot_input_contract"
+        ]
+    );
 }
 
 #[test]
@@ -59,7 +73,10 @@ fn read_only_refuses_bridged_writes_before_anything_is_sent() {
 #[test]
 fn hidden_bridged_tools_are_unknown_and_not_listed() {
     let up = moviepilot(standard_tools(), refuse_calls);
-    let plugin = plugin_with(&[("MEDIA_MCP_TOOLS_DENY", "moviepilot_api,database_*")]);
+    let plugin = plugin_with(&[(
+        "MEDIA_MCP_TOOLS_DENY",
+        "moviepilot_api,database_*,*_contract",
+    )]);
     assert_eq!(listed(&plugin, &up), ["search_media", "add_subscribe"]);
     let before = up.requests().len();
     let err = try_call(&plugin, &up, "moviepilot_api", "{}").unwrap_err();
