@@ -1,13 +1,18 @@
 //! The top layer: merges the configured backends into one tool list (Ombi's tools first, then
 //! MoviePilot's), keeps names unique, and routes each call to the backend that lists the tool.
 //! It is the only module that knows both backends.
+//!
+//! It also applies the operator's [`Selection`]: a tool it leaves out is not listed and a call
+//! to it is an unknown tool; in read-only mode a call to a tool that may write is a `FORBIDDEN`
+//! result naming `MEDIA_MCP_READ_ONLY`, and nothing is sent.
 
 use crate::config::Config;
-use crate::contract::Rendered;
+use crate::contract::{self, ErrorCode, Rendered, Reply, ToolError};
 use crate::moviepilot::MoviePilotBackend;
 use crate::ombi::{self, OmbiBackend};
 use crate::prelude::*;
-use crate::tool::{Backend, CallContext, ToolDescriptor, UnknownTool};
+use crate::tool::selection::READ_ONLY_VAR;
+use crate::tool::{Access, Backend, CallContext, Selection, ToolDescriptor, UnknownTool};
 use crate::upstream::Upstream;
 
 /// The plugin: configuration plus the backends it enables, in listing order.
@@ -55,16 +60,33 @@ impl Plugin {
         })
     }
 
-    /// The published tools: each backend's, in order; a name already published is never
-    /// published again.
+    fn selection(&self) -> &Selection {
+        &self.config.selection
+    }
+
+    /// Whether tool `name` only reads, as the first backend that knows the name says.
+    fn access(&self, name: &str) -> Option<Access> {
+        self.backends.iter().find_map(|b| b.access(name))
+    }
+
+    /// Whether read-only mode lets a tool with `access` be listed and called.
+    fn permits(&self, access: Access) -> bool {
+        !self.selection().read_only || access == Access::Read
+    }
+
+    /// The published tools: each backend's, in order, as far as the selection keeps them; a
+    /// name already published is never published again.
     pub fn list_tools(&self, upstream: &dyn Upstream) -> Vec<ToolDescriptor> {
+        let selection = self.selection();
         let mut out: Vec<ToolDescriptor> = Vec::new();
-        if self.ombi_unusable() {
+        if self.ombi_unusable() && selection.shows(ombi::status::STATUS_TOOL) {
             out.push(ombi::status::descriptor(&self.config.problems));
         }
         for (backend, taken) in self.in_order() {
             for tool in backend.list(upstream, &taken) {
-                if !out.iter().any(|t| t.name == tool.name) {
+                let kept = selection.shows(&tool.name)
+                    && self.permits(self.access(&tool.name).unwrap_or(Access::Write));
+                if kept && !out.iter().any(|t| t.name == tool.name) {
                     out.push(tool);
                 }
             }
@@ -84,7 +106,8 @@ impl Plugin {
     /// Runs tool `name` with `arguments` (JSON text).
     ///
     /// # Errors
-    /// [`UnknownTool`] when no backend lists a tool of that name; every other failure is a result.
+    /// [`UnknownTool`] when no backend lists a tool of that name, or the selection leaves it
+    /// out; every other failure is a result.
     pub fn call_tool(
         &self,
         name: &str,
@@ -92,10 +115,29 @@ impl Plugin {
         ctx: &CallContext,
         upstream: &dyn Upstream,
     ) -> Result<Rendered, UnknownTool> {
+        if !self.selection().shows(name) {
+            return Err(UnknownTool(name.to_owned()));
+        }
         if name == ombi::status::STATUS_TOOL && self.ombi_unusable() {
             return Ok(ombi::status::call(
                 &self.config.problems,
                 &ctx.correlation_id,
+            ));
+        }
+        if let Some(access) = self.access(name)
+            && !self.permits(access)
+        {
+            let shown: String = name.chars().filter(|c| !c.is_control()).take(80).collect();
+            let refusal = ToolError::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "refused: {READ_ONLY_VAR} is on and `{shown}` is not proven read-only; nothing was sent (unset {READ_ONLY_VAR} to allow it)"
+                ),
+            );
+            return Ok(contract::render(
+                name,
+                &ctx.correlation_id,
+                Reply::failure(refusal),
             ));
         }
         for (backend, taken) in self.in_order() {
@@ -107,3 +149,6 @@ impl Plugin {
         Err(UnknownTool(name.to_owned()))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,10 +1,11 @@
 //! Configuration from the environment the host gives the component: each backend's own settings
 //! (read by [`crate::ombi::config`] and [`crate::moviepilot::config`]) and the whole-call
-//! deadline `MEDIA_MCP_CALL_DEADLINE_MS`.
+//! deadline `MEDIA_MCP_CALL_DEADLINE_MS` and the tool selection ([`Selection`]).
 
 use crate::moviepilot::{self, MoviePilotConfig};
 use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
+use crate::tool::Selection;
 use crate::upstream::non_empty;
 
 /// Default whole-call deadline.
@@ -19,6 +20,8 @@ pub struct Config {
     pub(crate) moviepilot: Option<MoviePilotConfig>,
     /// Whole-call deadline in milliseconds.
     pub(crate) call_deadline_ms: u64,
+    /// Which tools are published and callable.
+    pub(crate) selection: Selection,
     /// Problems found while reading the environment (reported in tool results, never secrets).
     pub(crate) problems: Vec<String>,
 }
@@ -39,10 +42,12 @@ impl Config {
             },
         };
         let moviepilot = moviepilot::config::from_lookup(&var, &mut problems);
+        let selection = Selection::from_lookup(&var, &mut problems);
         Self {
             ombi,
             moviepilot,
             call_deadline_ms,
+            selection,
             problems,
         }
     }

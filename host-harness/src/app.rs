@@ -49,7 +49,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
                 let (sandbox, catalogue) = start_serving(&settings).await?;
-                crate::stdio::serve_stdio(McpServer::with_slot(sandbox, catalogue)).await?;
+                crate::stdio::serve_stdio(
+                    McpServer::with_slot(sandbox, catalogue).read_only(settings.read_only),
+                )
+                .await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -141,6 +144,7 @@ fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
 pub struct Host {
     sandbox: Arc<Sandbox>,
     catalogue: Arc<Catalogue>,
+    read_only: bool,
 }
 
 impl Host {
@@ -151,7 +155,11 @@ impl Host {
     /// No component, a component that does not load, or a listing that fails.
     pub async fn start(settings: &Settings) -> anyhow::Result<Host> {
         let (sandbox, catalogue) = start(settings).await?;
-        Ok(Host { sandbox, catalogue })
+        Ok(Host {
+            sandbox,
+            catalogue,
+            read_only: settings.read_only,
+        })
     }
 
     /// The listed tools, in the component's order.
@@ -185,7 +193,10 @@ impl Host {
     ///
     /// The transport fails.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
-        crate::stdio::serve_stdio(McpServer::new(self.sandbox, self.catalogue)).await
+        crate::stdio::serve_stdio(
+            McpServer::new(self.sandbox, self.catalogue).read_only(self.read_only),
+        )
+        .await
     }
 }
 

@@ -49,6 +49,18 @@ pub const VARIABLES: &[Variable] = &[
         help: "MoviePilot API token (required with MOVIEPILOT_URL), added as `X-API-KEY` to requests to the MoviePilot origin.",
     },
     Variable {
+        name: "MEDIA_MCP_READ_ONLY",
+        help: "1: list only tools proven read-only (Ombi read_* tools, bridged MoviePilot tools known to only read) and refuse every other call with FORBIDDEN, nothing sent.",
+    },
+    Variable {
+        name: "MEDIA_MCP_TOOLS",
+        help: "Comma list of tool names and globs (* any run, ? one character) to list, e.g. read_*,write_request_*. Unset: all. Other tools are not listed and not callable.",
+    },
+    Variable {
+        name: "MEDIA_MCP_TOOLS_DENY",
+        help: "Comma list of tool names and globs never to list or call (applied after MEDIA_MCP_TOOLS), e.g. moviepilot_api,write_settings_*.",
+    },
+    Variable {
         name: "MEDIA_MCP_PASS_KEY_TO_GUEST",
         help: "1: give OMBI_API_KEY / MOVIEPILOT_API_KEY to the component instead of injecting them (for hosts that cannot inject). Same as --pass-key-to-guest.",
     },
@@ -351,6 +363,8 @@ pub struct Settings {
     pub moviepilot: Option<Upstream>,
     /// Give the keys to the guest instead of injecting them.
     pub pass_key_to_guest: bool,
+    /// `MEDIA_MCP_READ_ONLY` (applied by the component; the server routes refusals to it).
+    pub read_only: bool,
     /// Extra `MEDIA_MCP_*` / `MOVIEPILOT_*` variables for the guest, sorted by name.
     pub(crate) passthrough: Vec<(String, String)>,
     /// Explicit component path (`--component` or `MEDIA_MCP_COMPONENT`).
@@ -367,6 +381,14 @@ pub struct Settings {
     /// stderr log level.
     pub(crate) log_level: crate::logging::Level,
 }
+
+/// Recognised variables the component reads itself (the tool selection): validated here and
+/// passed through unchanged, so every host applies the same selection.
+const GUEST_VARIABLES: &[&str] = &[
+    "MEDIA_MCP_READ_ONLY",
+    "MEDIA_MCP_TOOLS",
+    "MEDIA_MCP_TOOLS_DENY",
+];
 
 /// Variables that configure the harness itself and are therefore not passed to the guest.
 const HARNESS_ONLY: &[&str] = &[
@@ -398,16 +420,11 @@ impl Settings {
                     .to_owned(),
             ),
         };
-        let pass_key_to_guest = flags.pass_key_to_guest
-            || match raw.get("MEDIA_MCP_PASS_KEY_TO_GUEST") {
-                None => false,
-                Some(v) => parse_bool(v).ok_or_else(|| {
-                    ConfigError::new(
-                        "MEDIA_MCP_PASS_KEY_TO_GUEST",
-                        "must be 1/0, true/false, yes/no or on/off",
-                    )
-                })?,
-            };
+        let read_only = flag(raw, "MEDIA_MCP_READ_ONLY")?;
+        tool_patterns(raw, "MEDIA_MCP_TOOLS")?;
+        tool_patterns(raw, "MEDIA_MCP_TOOLS_DENY")?;
+        let pass_key_to_guest =
+            flags.pass_key_to_guest || flag(raw, "MEDIA_MCP_PASS_KEY_TO_GUEST")?;
         let (deadline_ms, deadline_setting) = longest_guest_deadline(raw, moviepilot.is_some());
         // The host's limit must outlast the component's own deadline, or a call the component
         // would have ended cleanly is cut by the host instead.
@@ -476,13 +493,21 @@ impl Settings {
             .filter(|(name, _)| !HARNESS_ONLY.contains(&name.as_str()))
             .filter(|(name, _)| !VARIABLES.iter().any(|v| v.name == name.as_str()))
             .filter(|(name, _)| !SECRET_SUFFIXES.iter().any(|s| name.ends_with(s)))
+            .chain(
+                raw.values
+                    .iter()
+                    .filter(|(name, _)| GUEST_VARIABLES.contains(&name.as_str())),
+            )
             .map(|(name, value)| (name.clone(), value.clone()))
+            .collect::<BTreeMap<_, _>>()
+            .into_iter()
             .collect();
         Ok(Settings {
             ombi,
             ombi_user,
             moviepilot,
             pass_key_to_guest,
+            read_only,
             passthrough,
             component,
             cache_dir,
@@ -561,6 +586,37 @@ pub(crate) fn parse_base_url(var: &str, text: &str) -> Result<Url, ConfigError> 
         ));
     }
     Ok(url)
+}
+
+/// A switch; unset is off.
+fn flag(raw: &RawSettings, var: &str) -> Result<bool, ConfigError> {
+    match raw.get(var) {
+        None => Ok(false),
+        Some(v) => parse_bool(v)
+            .ok_or_else(|| ConfigError::new(var, "must be 1/0, true/false, yes/no or on/off")),
+    }
+}
+
+/// Checks a comma list of tool names and globs (`*`, `?`); the component reads the same rules.
+fn tool_patterns(raw: &RawSettings, var: &str) -> Result<(), ConfigError> {
+    let Some(text) = raw.get(var) else {
+        return Ok(());
+    };
+    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        if !entry
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.*?".contains(c))
+        {
+            let shown: String = entry.chars().filter(|c| !c.is_control()).take(60).collect();
+            return Err(ConfigError::new(
+                var,
+                format!(
+                    "entry `{shown}` must be a tool name or a glob (letters, digits, _ - . and the wildcards * ?)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn parse_bool(value: &str) -> Option<bool> {

@@ -10,7 +10,10 @@
 //!   `tools/call` waits for it;
 //! * `tools/call`: a fresh instance per call ([`call_tool`]) with a new correlation id and the
 //!   principal from `_meta["media-mcp/principal"]`; WIT `unknown-tool` and names not in the
-//!   catalogue are JSON-RPC -32602; sandbox failures become contract error envelopes.
+//!   catalogue are JSON-RPC -32602, except that in read-only mode (`MEDIA_MCP_READ_ONLY`) a
+//!   name left out of the catalogue goes to the component, which refuses a tool that may write
+//!   with a `FORBIDDEN` result naming the setting; sandbox failures become contract error
+//!   envelopes.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -276,6 +279,7 @@ pub fn load_failure() -> Failure {
 pub struct McpServer {
     sandbox: SandboxSlot,
     catalogue: Arc<Catalogue>,
+    read_only: bool,
 }
 
 impl McpServer {
@@ -286,7 +290,18 @@ impl McpServer {
 
     /// A server whose sandbox may still be loading.
     pub fn with_slot(sandbox: SandboxSlot, catalogue: Arc<Catalogue>) -> Self {
-        McpServer { sandbox, catalogue }
+        McpServer {
+            sandbox,
+            catalogue,
+            read_only: false,
+        }
+    }
+
+    /// In read-only mode, calls to names left out of the catalogue go to the component, which
+    /// answers `FORBIDDEN` for a tool that may write and unknown-tool otherwise.
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
     }
 }
 
@@ -344,7 +359,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.catalogue.get(&request.name).is_none() {
+        if self.catalogue.get(&request.name).is_none() && !self.read_only {
             return Err(unknown_tool(&request.name));
         }
         // rmcp moves the request's `_meta` into the context before the handler runs.

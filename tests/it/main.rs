@@ -13,6 +13,7 @@
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
+//! * `selection`: read-only mode and tool selection, for both backends and the listing cache;
 //! * `cli`: `tools`, `call`, `--help`, the demo binary, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
@@ -27,5 +28,6 @@ mod mcp_stdio;
 mod moviepilot;
 mod moviepilot_faults;
 mod policy;
+mod selection;
 mod soak;
 mod support;

@@ -36,9 +36,11 @@ fn names(tools: &[Value]) -> Vec<String> {
 
 #[test]
 fn the_harness_lists_moviepilot_tools_with_full_schemas_and_our_output_contract() {
-    // A MoviePilot that projects large schemas whatever the client asks for.
+    // A MoviePilot that projects large schemas whatever the client asks for, and a plugin
+    // asking for full schemas.
     let fake = FakeMoviePilot::builder().ignore_full_mode(true).start();
-    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let env = env(&fake).set("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full");
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
     let listed = tools(&mut h);
     let got = names(&listed);
     for want in [
@@ -110,7 +112,7 @@ fn calls_go_through_with_honest_results() {
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
     let _ = tools(&mut h);
 
-    // Full schemas were asked for, so the helper endpoint was never needed.
+    // The compact listing never needs the helper endpoint.
     assert!(fake.requests().iter().all(|r| !r.path.ends_with("/schema")));
     let r = h.call_tool("search_media", json!({"title": "盗梦空间"}));
     let s = structured(&r);
@@ -268,4 +270,82 @@ fn request_bodies_carry_content_length_not_chunked_encoding() {
             r.rpc_method()
         );
     }
+}
+
+#[test]
+fn compact_mode_lists_abridged_schemas_and_serves_one_operations_contract() {
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let listed = tools(&mut h);
+    let api = listed
+        .iter()
+        .find(|t| t["name"] == "moviepilot_api")
+        .unwrap();
+    let ops = api["inputSchema"]["properties"]["operation_id"]["enum"]
+        .as_array()
+        .expect("the operation list is kept");
+    assert!(ops.contains(&json!("media.search")), "{ops:?}");
+    assert!(api["inputSchema"].get("oneOf").is_none(), "abridged");
+    assert!(names(&listed).contains(&"moviepilot_input_contract".to_owned()));
+    assert!(fake.requests().iter().all(|r| !r.path.ends_with("/schema")));
+
+    let r = h.call_tool(
+        "moviepilot_input_contract",
+        json!({"tool": "moviepilot_api", "operation": "media.search"}),
+    );
+    let s = structured(&r);
+    assert_eq!(s["ok"], true, "{s}");
+    let schema = &s["data"]["input_contract"]["input_schema"];
+    assert_eq!(
+        schema["properties"]["operation_id"]["const"],
+        "media.search"
+    );
+    assert!(
+        schema["$defs"].get("MediaSearchQuery").is_some(),
+        "{schema}"
+    );
+    assert!(schema["$defs"].get("SubscribeBody").is_none(), "{schema}");
+
+    // Arguments are still checked against the full contract: a field only it knows passes,
+    // a missing required one is refused before MoviePilot sees the call.
+    fake.clear_requests();
+    let r = h.call_tool(
+        "moviepilot_api",
+        json!({"operation_id": "media.search", "query": {"title": "盗梦空间", "count": 5}}),
+    );
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    let r = h.call_tool(
+        "moviepilot_api",
+        json!({"operation_id": "media.search", "query": {"count": 5}}),
+    );
+    assert_eq!(structured(&r)["error"]["code"], "INVALID_ARGUMENT", "{r}");
+    assert_eq!(fake.tool_calls("moviepilot_api"), 1);
+    h.finish();
+}
+
+#[test]
+fn the_compact_listing_is_smaller_than_the_full_one() {
+    let fake = FakeMoviePilot::start();
+    let size = |mode: &str| {
+        let env = env(&fake).set("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", mode);
+        let mut h = Harness::serve_initialized(&env, "2025-11-25");
+        let listed = h.rpc("tools/list", json!({}));
+        h.finish();
+        let api = listed["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "moviepilot_api")
+            .unwrap()["inputSchema"]
+            .to_string()
+            .len();
+        (listed["result"].to_string().len(), api)
+    };
+    let (compact, compact_api) = size("compact");
+    let (full, full_api) = size("full");
+    eprintln!(
+        "tools/list result: compact {compact} bytes (moviepilot_api inputSchema {compact_api}), full {full} bytes (inputSchema {full_api})"
+    );
+    assert!(compact_api < full_api, "{compact_api} >= {full_api}");
+    assert!(compact < full, "{compact} >= {full}");
 }

@@ -36,3 +36,12 @@ fn credentials_in_the_url_are_refused() {
     assert!(c.problems[0].contains("OMBI_URL"));
     assert!(!c.problems[0].contains("pw"));
 }
+
+#[test]
+fn the_tool_selection_is_read_from_the_environment() {
+    let c = cfg(&[("MEDIA_MCP_READ_ONLY", "1"), ("MEDIA_MCP_TOOLS", "read_*")]);
+    assert!(c.selection.read_only);
+    assert!(c.selection.shows("read_search") && !c.selection.shows("write_request_create"));
+    let bad = cfg(&[("MEDIA_MCP_TOOLS_DENY", "read_[x]")]);
+    assert!(bad.problems[0].contains("MEDIA_MCP_TOOLS_DENY"));
+}

@@ -190,8 +190,12 @@ impl<'a> Client<'a> {
                 "accept".to_owned(),
                 "application/json, text/event-stream".to_owned(),
             ),
-            // Full schemas, so discovery rarely needs the helper endpoint.
-            ("x-mcp-schema-mode".to_owned(), "full".to_owned()),
+            // Compact: large schemas come projected and are completed from the helper endpoint
+            // only where needed; full: discovery rarely needs the helper endpoint.
+            (
+                "x-mcp-schema-mode".to_owned(),
+                self.cfg.schema_mode.header_value().to_owned(),
+            ),
         ];
         if json_body {
             h.push(("content-type".to_owned(), "application/json".to_owned()));

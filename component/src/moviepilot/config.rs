@@ -9,6 +9,8 @@
 //! - `MEDIA_MCP_MOVIEPILOT_API_ALLOW=a,b`: only these `moviepilot_api` operation ids may run.
 //! - `MEDIA_MCP_MOVIEPILOT_API_DENY=a,b`: these `moviepilot_api` operation ids never run.
 //! - `MEDIA_MCP_MOVIEPILOT_DEADLINES=name=ms,...`: per-tool (or per-operation id) deadlines.
+//! - `MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE=compact|full`: how bridged input schemas are published
+//!   (default `compact`, see [`SchemaMode`]).
 
 use crate::prelude::*;
 use crate::upstream::{BaseUrl, non_empty};
@@ -31,6 +33,27 @@ pub struct Policy {
     pub api_deny: Vec<String>,
 }
 
+/// How bridged tools' input schemas are published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SchemaMode {
+    /// MoviePilot's compact projection of large schemas (top-level object, required fields and
+    /// the operation/action enum), plus a read tool that returns one operation's full contract.
+    #[default]
+    Compact,
+    /// Every schema complete, as MoviePilot's full mode gives it.
+    Full,
+}
+
+impl SchemaMode {
+    /// The value of MoviePilot's `X-MCP-Schema-Mode` header.
+    pub fn header_value(self) -> &'static str {
+        match self {
+            SchemaMode::Compact => "compact",
+            SchemaMode::Full => "full",
+        }
+    }
+}
+
 /// MoviePilot settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoviePilotConfig {
@@ -42,6 +65,8 @@ pub struct MoviePilotConfig {
     pub policy: Policy,
     /// Per-tool or per-operation-id deadlines in milliseconds, built-ins first.
     pub deadlines: Vec<(String, u64)>,
+    /// How input schemas are published.
+    pub schema_mode: SchemaMode,
 }
 
 impl MoviePilotConfig {
@@ -125,11 +150,25 @@ pub fn from_lookup(
         api_allow: list(var, "MEDIA_MCP_MOVIEPILOT_API_ALLOW"),
         api_deny: list(var, "MEDIA_MCP_MOVIEPILOT_API_DENY").unwrap_or_default(),
     };
+    let schema_mode = match non_empty(var("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE"))
+        .map(|v| v.to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("compact") => SchemaMode::Compact,
+        Some("full") => SchemaMode::Full,
+        Some(_) => {
+            problems.push(
+                "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE must be compact or full; compact is used".into(),
+            );
+            SchemaMode::Compact
+        }
+    };
     Some(MoviePilotConfig {
         url,
         api_key: non_empty(var("MOVIEPILOT_API_KEY")),
         policy,
         deadlines: deadlines(var, problems),
+        schema_mode,
     })
 }
 

@@ -46,14 +46,22 @@ fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
 }
 
-/// Lists every tool. `full_schema_for`: which projected schemas to complete (`None`: all).
+/// Which projected schemas discovery completes from the helper endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Complete<'a> {
+    /// Every projected schema.
+    All,
+    /// Only this tool's.
+    Only(&'a str),
+    /// None: projected schemas stay projected (marked `projected`).
+    Nothing,
+}
+
+/// Lists every tool, completing the projected schemas `complete` names.
 ///
 /// # Errors
 /// Protocol failures, more than [`MAX_PAGES`] pages, a repeated cursor, or a malformed page.
-pub fn discover(
-    client: &Client<'_>,
-    full_schema_for: Option<&str>,
-) -> Result<Discovered, ToolError> {
+pub fn discover(client: &Client<'_>, complete: Complete<'_>) -> Result<Discovered, ToolError> {
     let mut out = Discovered::default();
     let mut seen_cursors: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
@@ -98,7 +106,12 @@ pub fn discover(
     }
     let mut kept = Vec::with_capacity(out.tools.len());
     for mut tool in core::mem::take(&mut out.tools) {
-        if tool.projected && full_schema_for.is_none_or(|n| n == tool.name) {
+        let wanted = match complete {
+            Complete::All => true,
+            Complete::Only(name) => name == tool.name,
+            Complete::Nothing => false,
+        };
+        if tool.projected && wanted {
             match full_schema(client, &tool.name) {
                 Ok(schema) => {
                     tool.input_schema = schema;

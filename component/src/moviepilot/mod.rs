@@ -9,10 +9,16 @@
 //! `NOT_FOUND` asking the caller to list again. When MoviePilot cannot be reached at listing
 //! time, or a name collides with an Ombi tool, a `moviepilot_status` tool is listed whose
 //! description and result say what is wrong.
+//!
+//! In compact schema mode (the default) listing asks MoviePilot for its compact projection and
+//! publishes large schemas abridged, plus `moviepilot_input_contract`, which returns one
+//! operation's full contract; a call still checks its arguments against the tool's full schema,
+//! completed from the helper endpoint in that call.
 
 use crate::prelude::*;
 mod client;
 pub(crate) mod config;
+mod contract_tool;
 mod discovery;
 mod policy;
 mod republish;
@@ -29,7 +35,9 @@ use crate::contract::{self, ErrorCode, Reply};
 use crate::tool::{Access, Backend, CallContext, ToolDescriptor, UnknownTool, parse_object};
 use crate::upstream::{Effect, Upstream};
 use client::Client;
-use discovery::{Discovered, discover};
+use config::SchemaMode;
+use contract_tool::CONTRACT_TOOL;
+use discovery::{Complete, Discovered, discover};
 use serde_json::{Value, json};
 
 /// The diagnostic tool listed when MoviePilot's tools are not (all) available.
@@ -61,6 +69,14 @@ impl Backend for MoviePilotBackend {
 
     fn list(&self, upstream: &dyn Upstream, taken: &[&str]) -> Vec<ToolDescriptor> {
         list(&self.config, upstream, taken, self.deadline_ms)
+    }
+
+    /// Every name not proven read-only counts as a write: MoviePilot's names are known only
+    /// after asking it, and nothing may be sent for a refused call.
+    fn access(&self, name: &str) -> Option<Access> {
+        let read = [STATUS_TOOL, CONTRACT_TOOL].contains(&name)
+            || policy::tool_is_read_only(name, &self.config.policy);
+        Some(if read { Access::Read } else { Access::Write })
     }
 
     fn deadline_ms(&self, name: &str, arguments: &str) -> Option<u64> {
@@ -100,7 +116,11 @@ fn list(
     timeout_ms: u64,
 ) -> Vec<ToolDescriptor> {
     let client = Client::new(upstream, cfg, timeout_ms);
-    let catalogue = match client.handshake().and_then(|_| discover(&client, None)) {
+    let complete = match cfg.schema_mode {
+        SchemaMode::Compact => Complete::Nothing,
+        SchemaMode::Full => Complete::All,
+    };
+    let catalogue = match client.handshake().and_then(|_| discover(&client, complete)) {
         Ok(c) => c,
         Err(e) => {
             return vec![status_descriptor(&[format!(
@@ -112,8 +132,17 @@ fn list(
     let (kept, problems) = split(catalogue, taken);
     let mut out: Vec<ToolDescriptor> = kept
         .iter()
-        .map(|t| republish::descriptor(t, &cfg.policy))
+        .map(|t| match republish::descriptor(t, &cfg.policy) {
+            d if t.projected => contract_tool::note_abridged(d),
+            d => d,
+        })
         .collect();
+    if cfg.schema_mode == SchemaMode::Compact
+        && !out.iter().any(|t| t.name == CONTRACT_TOOL)
+        && !taken.contains(&CONTRACT_TOOL)
+    {
+        out.push(contract_tool::descriptor());
+    }
     if !problems.is_empty()
         && !out.iter().any(|t| t.name == STATUS_TOOL)
         && !taken.contains(&STATUS_TOOL)
@@ -183,7 +212,7 @@ fn call(
     let client = Client::new(upstream, cfg, timeout_ms);
     let reply = match client
         .handshake()
-        .and_then(|_| discover(&client, Some(name)))
+        .and_then(|_| discover(&client, Complete::Only(name)))
     {
         Err(e) => Reply::failure(e),
         Ok(catalogue) => {
@@ -191,6 +220,9 @@ fn call(
             match kept.iter().find(|t| t.name == name) {
                 Some(tool) => invoke(&client, cfg, tool, arguments, timeout_ms),
                 None if name == STATUS_TOOL => status_reply(kept.len(), problems),
+                None if name == CONTRACT_TOOL && cfg.schema_mode == SchemaMode::Compact => {
+                    contract_tool::reply(&client, &kept, arguments)
+                }
                 None => return Err(UnknownTool(name.to_owned())),
             }
         }

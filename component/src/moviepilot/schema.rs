@@ -55,7 +55,8 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), ToolError> {
     })
 }
 
-fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+/// The node a local `$ref` (`#/a/b`, JSON-pointer escapes decoded) points at in `root`.
+pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let path = reference.strip_prefix("#/")?;
     path.split('/').try_fold(root, |node, seg| {
         node.get(seg.replace("~1", "/").replace("~0", "~"))

@@ -2,7 +2,9 @@
 //! [`FakeUpstream`], one test per rule of the backend.
 
 mod calls;
+mod compact;
 mod listing;
+mod selection;
 
 use crate::catalogue::Plugin;
 use crate::config::Config;
@@ -13,6 +15,8 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 
 pub const URL: &str = "http://mp.test/api/v1/mcp";
+/// The setting that publishes every schema complete (the default is compact).
+pub const FULL: (&str, &str) = ("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full");
 
 /// A plugin with MoviePilot at [`URL`] plus `extra` settings.
 pub fn plugin_with(extra: &[(&str, &str)]) -> Plugin {

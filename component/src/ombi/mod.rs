@@ -27,7 +27,7 @@ pub(crate) use client::Ombi;
 pub(crate) use config::OmbiConfig;
 
 use crate::contract::{self, Rendered, Reply};
-use crate::tool::{Backend, CallContext, ToolDescriptor, ToolSpec, UnknownTool};
+use crate::tool::{Access, Backend, CallContext, ToolDescriptor, ToolSpec, UnknownTool};
 use crate::upstream::Upstream;
 
 /// The Ombi tools, in catalogue order: reads first, then writes (their handlers are this
@@ -73,6 +73,10 @@ impl Backend for OmbiBackend {
             .filter(|t| !taken.contains(&t.name))
             .map(OmbiTool::descriptor)
             .collect()
+    }
+
+    fn access(&self, name: &str) -> Option<Access> {
+        Self::find(name).map(|t| t.access)
     }
 
     fn deadline_ms(&self, name: &str, _arguments: &str) -> Option<u64> {

@@ -5,8 +5,10 @@
 //! This layer knows no backend; backends and the catalogue depend on it.
 
 pub(crate) mod args;
+pub mod selection;
 
 pub(crate) use args::{Args, Window};
+pub use selection::Selection;
 
 use crate::contract::{Rendered, Reply, ToolError, compose_output_schema};
 use crate::prelude::*;
@@ -215,6 +217,11 @@ pub(crate) trait Backend {
     /// The tools to publish, leaving out (and reporting, where the backend can) any name in
     /// `taken`, which earlier backends already publish.
     fn list(&self, upstream: &dyn Upstream, taken: &[&str]) -> Vec<ToolDescriptor>;
+
+    /// Whether tool `name` only reads, decided without asking the upstream; `None` when `name`
+    /// is not known to be this backend's. A backend that cannot tell its names without asking
+    /// answers for every name, [`Access::Write`] unless the tool is proven read-only.
+    fn access(&self, name: &str) -> Option<Access>;
 
     /// The whole-call deadline a call of `name` needs, or `None` when `name` is not known to be
     /// this backend's.

@@ -230,6 +230,33 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
 }
 
 #[test]
+fn the_tool_selection_is_checked_and_passed_to_the_guest() {
+    let s = validate(&[
+        ("MEDIA_MCP_READ_ONLY", "1"),
+        ("MEDIA_MCP_TOOLS", "read_*, write_request_*"),
+        ("MEDIA_MCP_TOOLS_DENY", "read_logs"),
+    ])
+    .unwrap();
+    assert!(s.read_only);
+    assert_eq!(
+        s.passthrough,
+        vec![
+            ("MEDIA_MCP_READ_ONLY".into(), "1".into()),
+            ("MEDIA_MCP_TOOLS".into(), "read_*, write_request_*".into()),
+            ("MEDIA_MCP_TOOLS_DENY".into(), "read_logs".into()),
+        ]
+    );
+    for (var, value) in [
+        ("MEDIA_MCP_TOOLS", "read_[ab]"),
+        ("MEDIA_MCP_TOOLS_DENY", "write *"),
+        ("MEDIA_MCP_READ_ONLY", "perhaps"),
+    ] {
+        let e = validate(&[(var, value)]).unwrap_err();
+        assert_eq!(e.variable, var, "{e}");
+    }
+}
+
+#[test]
 fn numbers_and_booleans_are_checked_by_name() {
     assert_eq!(
         validate(&[("MEDIA_MCP_CALL_TIMEOUT_SECS", "0")])

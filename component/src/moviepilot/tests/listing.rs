@@ -24,7 +24,8 @@ fn handshake_offers_2025_11_25_then_notifies_without_id_and_lists_full_schemas()
             "search_media",
             "add_subscribe",
             "database_operation",
-            "moviepilot_api"
+            "moviepilot_api",
+            "moviepilot_input_contract"
         ]
     );
     assert_eq!(
@@ -53,7 +54,10 @@ fn handshake_offers_2025_11_25_then_notifies_without_id_and_lists_full_schemas()
             "the host injects the key by default"
         );
     }
-    assert_eq!(header(&reqs[2], "x-mcp-schema-mode"), Some("full"));
+    assert_eq!(header(&reqs[2], "x-mcp-schema-mode"), Some("compact"));
+    let up = moviepilot(standard_tools(), no_calls);
+    plugin_with(&[FULL]).list_tools(&up);
+    assert_eq!(header(&up.requests()[2], "x-mcp-schema-mode"), Some("full"));
 }
 
 #[test]
@@ -137,7 +141,7 @@ fn an_sse_framed_answer_is_read() {
             })
         })
         .script(mp_script(vec![], no_calls));
-    assert_eq!(names(&plugin_with(&[]), &up), ["search_media"]);
+    assert_eq!(names(&plugin_with(&[FULL]), &up), ["search_media"]);
 }
 
 /// A MoviePilot whose tools/list pages are chosen by `page(cursor)`.
@@ -157,7 +161,7 @@ fn next_cursor_is_followed_to_the_end() {
         Some("p2") => json!({"tools": [tool("b", open_schema())], "nextCursor": "p3"}),
         _ => json!({"tools": [tool("c", open_schema())]}),
     });
-    assert_eq!(names(&plugin_with(&[]), &up), ["a", "b", "c"]);
+    assert_eq!(names(&plugin_with(&[FULL]), &up), ["a", "b", "c"]);
     let cursors: Vec<Value> = up
         .requests()
         .iter()
@@ -215,7 +219,7 @@ fn projected_schemas_are_completed_from_the_helper_bare_or_wrapped() {
             "/api/v1/mcp/tools/moviepilot_api/schema",
             json_answer(200, answer),
         );
-        let listed = plugin_with(&[]).list_tools(&up);
+        let listed = plugin_with(&[FULL]).list_tools(&up);
         let schema: Value = serde_json::from_str(&listed[0].input_schema).unwrap();
         assert_eq!(schema, full, "wrapped: {wrapped}");
         assert!(methods(&up).contains(&"GET /tools/moviepilot_api/schema".to_owned()));
@@ -234,7 +238,7 @@ fn a_tool_whose_full_schema_is_unreadable_is_left_out_and_said() {
         "/tools/big/schema",
         json_answer(404, json!({"detail": "no"})),
     );
-    let listed = plugin_with(&[]).list_tools(&up);
+    let listed = plugin_with(&[FULL]).list_tools(&up);
     let got: Vec<&str> = listed.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(got, ["small", "moviepilot_status"]);
     assert!(listed[1].description.contains("big"));
