@@ -121,11 +121,15 @@ fn read_body(request: &IncomingRequest, cap: usize) -> Result<Vec<u8>, Response>
 }
 
 fn send(out: ResponseOutparam, answer: &Response) {
-    let entries: Vec<(String, Vec<u8>)> = answer
+    let mut entries: Vec<(String, Vec<u8>)> = answer
         .headers
         .iter()
         .map(|(name, value)| ((*name).to_owned(), value.clone().into_bytes()))
         .collect();
+    entries.push((
+        "content-length".to_owned(),
+        answer.body.len().to_string().into_bytes(),
+    ));
     let Ok(fields) = Fields::from_list(&entries) else {
         // Our own header names and values are always valid; a refusal here is a bug.
         core::arch::wasm32::unreachable()
