@@ -258,7 +258,11 @@ async fn interleaved_cold_series(
 }
 
 /// Calls at `in_flight` concurrency until `total` are done; calls per second.
-async fn in_flight<F, Fut>(in_flight: usize, total: usize, call: F) -> anyhow::Result<f64>
+pub(crate) async fn in_flight<F, Fut>(
+    in_flight: usize,
+    total: usize,
+    call: F,
+) -> anyhow::Result<f64>
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = anyhow::Result<()>> + Send,
@@ -285,7 +289,7 @@ where
     Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 
-fn slow_reply() -> Reply {
+pub(crate) fn slow_reply() -> Reply {
     let body = media_mcp_fakes::fixture("v1-search-movie-term.json").unwrap_or_default();
     Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
 }
@@ -338,7 +342,7 @@ async fn floor_call(addr: SocketAddr) -> anyhow::Result<()> {
     floor::get_json(addr, SEARCH_PATH, API_KEY).await.map(drop)
 }
 
-fn total_calls(in_flight: usize, plan: Plan) -> usize {
+pub(crate) fn total_calls(in_flight: usize, plan: Plan) -> usize {
     (in_flight * plan.calls_per_slot).max(plan.calls_per_slot * 4)
 }
 
