@@ -25,7 +25,7 @@ use wasmtime_wasi_http::io::TokioIo;
 
 use crate::Plan;
 use crate::measure::{
-    API_KEY, IN_FLIGHT, SEARCH_ROUTE, in_flight, search_args, slow_reply, total_calls,
+    API_KEY, IN_FLIGHT, SEARCH_ROUTE, in_flight, search_args, server_env, slow_reply, total_calls,
 };
 use crate::stats::Summary;
 
@@ -64,12 +64,7 @@ struct HttpSpec {
 /// The fake Ombi cannot start.
 pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Vec<HttpResult>> {
     let fake = FakeOmbi::start(API_KEY).context("starting the fake Ombi")?;
-    let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
-        .iter()
-        .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
-        .collect();
-    env.push(("OMBI_URL".into(), fake.url()));
-    env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+    let env = server_env(&fake);
     let mut results = Vec::new();
     results.push(HttpResult {
         name: "host-harness serve --http".into(),

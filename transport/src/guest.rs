@@ -2,7 +2,8 @@
 //! [`crate::admit`] and [`crate::handle`] decide, writes the answer back, and adapts the
 //! imported `media-mcp:plugin/tools` to [`crate::Tools`]. No decision is made here.
 
-mod rt;
+// The allocator, panic handler, `cabi_realloc` and `memcmp`/`bcmp` std would have brought.
+extern crate media_mcp_guest_rt;
 
 mod bindings {
     wit_bindgen::generate!({

@@ -1,5 +1,17 @@
-//! What `std` would bring, for the `no_std` wasm build: the allocator, a trapping panic
-//! handler, the canonical-ABI `cabi_realloc`, and `memcmp`/`bcmp`.
+//! What `std` would bring to a `no_std` wasm32 component: the global allocator, a trapping
+//! panic handler, the canonical-ABI `cabi_realloc` export, and `memcmp`/`bcmp` for
+//! compiler-generated comparisons. Both guests (the plugin, `component/`, and the HTTP
+//! transport, `transport/`) link it with `extern crate media_mcp_guest_rt;` in their wasm32
+//! glue. Native builds get an empty crate.
+
+#![no_std]
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    unsafe_code,
+    reason = "the runtime's exports are unsafe by nature: an allocator, the canonical ABI, libc symbols"
+)]
+
+extern crate alloc;
 
 /// The allocator std would have brought (the same dlmalloc).
 #[global_allocator]
