@@ -1,6 +1,7 @@
 //! MCP over Streamable HTTP, in the same run as the stdio measurements: `tools/call` latency
 //! (sequential) and throughput at 1/8/32 calls in flight (upstream answering after 20 ms) for
-//! `target/media_mcp_http.wasm` under `wasmtime serve` and for minimal stateless Streamable
+//! `target/media_mcp_http.wasm` under `host-harness serve --http` and `wasmtime serve`, and for
+//! minimal stateless Streamable
 //! HTTP servers on the official Python and TypeScript SDKs (`bench/peers/*` with `--http`),
 //! all against one fake Ombi.
 //!
@@ -15,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use bytes::Bytes;
-use media_mcp_fakes::ombi::FakeOmbi;
 use http_body_util::{BodyExt as _, Full};
 use hyper::client::conn::http1::SendRequest;
+use media_mcp_fakes::ombi::FakeOmbi;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;
@@ -66,11 +67,6 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Vec<HttpResult>>
     let fake = FakeOmbi::start(API_KEY).context("starting the fake Ombi")?;
     let env = server_env(&fake);
     let mut results = Vec::new();
-    results.push(HttpResult {
-        name: "host-harness serve --http".into(),
-        skipped: Some("not implemented yet: the harness serves stdio only".into()),
-        ..HttpResult::default()
-    });
     for spec in specs(root, &env) {
         let result = match spec {
             Ok(spec) => {
@@ -102,6 +98,16 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
     let node_server = root.join("target/bench/node/server.mjs");
     let mut ours_env = env.to_vec();
     ours_env.push(("MEDIA_MCP_HTTP_TOKENS".into(), format!("bench={TOKEN}")));
+    let harness = root.join("target/release/host-harness");
+    let mut harness_env = ours_env.clone();
+    harness_env.push((
+        "MEDIA_MCP_COMPONENT".into(),
+        component.display().to_string(),
+    ));
+    harness_env.push((
+        "MEDIA_MCP_CACHE_DIR".into(),
+        root.join("target/bench/cwasm-cache").display().to_string(),
+    ));
     let runs = |p: &Path, arg: &str| {
         std::process::Command::new(p)
             .arg(arg)
@@ -109,6 +115,22 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
             .is_ok_and(|o| o.status.success())
     };
     vec![
+        if harness.is_file() && component.is_file() {
+            Ok(HttpSpec {
+                name: "host-harness serve --http".into(),
+                program: harness,
+                args: ["serve", "--http", "127.0.0.1:{port}"]
+                    .map(str::to_owned)
+                    .to_vec(),
+                env: harness_env,
+                token: Some(TOKEN),
+            })
+        } else {
+            Err((
+                "host-harness serve --http".into(),
+                "target/release/host-harness or target/media_mcp_http.wasm is missing".into(),
+            ))
+        },
         if runs(&wasmtime, "--version") && component.is_file() {
             let mut args: Vec<String> = ["serve", "-Scli", "--addr", "127.0.0.1:{port}"]
                 .map(str::to_owned)
@@ -333,8 +355,9 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
         "\n## MCP over HTTP (Streamable HTTP, stateless)\n\n\
          `read_search` through `POST /mcp` on a kept-alive connection per call in flight; the \
          same fake Ombi as above (throughput: upstream answering after 20 ms). Ours is \
-         `target/media_mcp_http.wasm` (a fresh instance per request) called with a bearer \
-         token; the peers are `bench/peers/*` with `--http` (stateless, JSON answers, no \
+         `target/media_mcp_http.wasm` (a fresh instance per request) under the harness (key \
+         injected, outbound allowlist, limits) and under `wasmtime serve` (key passed to the \
+         component), called with a bearer token; the peers are `bench/peers/*` with `--http` (stateless, JSON answers, no \
          authentication).\n\n\
          | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 |\n|---|---|---|---|---|---|\n",
     );

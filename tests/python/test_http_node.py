@@ -1,4 +1,5 @@
-"""Node MCP clients against target/media_mcp_http.wasm under `wasmtime serve`: the official
+"""Node MCP clients against target/media_mcp_http.wasm under `wasmtime serve` and
+`host-harness serve --http`: the official
 TypeScript SDK client (tests/node/ts_client.mjs) and MCP Inspector's CLI
 (`mcp-inspector --cli URL --transport http --method tools/list`). The pinned packages of
 tests/node/package.json are installed into target/node-clients with npm; without node and npm
@@ -15,7 +16,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from http_hosts import ROOT  # noqa: E402
-from test_http import ALICE, server, upstream  # noqa: E402,F401  (module fixtures)
+from test_http import ALICE, host, server, upstream  # noqa: E402,F401  (module fixtures)
 
 NODE_SRC = ROOT / "tests" / "node"
 NODE_DIR = ROOT / "target" / "node-clients"

@@ -31,9 +31,11 @@ use crate::policy::Policy;
 use crate::tool::ListedTool;
 
 mod failure;
+mod gateway;
 mod linker;
 
 pub use failure::{Failure, FailureKind};
+pub use gateway::{GATEWAY_EXTRA_IMPORTS, Gateway, GatewayResponse, error_response};
 pub use linker::{ALLOWED_IMPORTS, component_imports};
 
 use failure::{classify, instantiate_failure, timeout_failure};
@@ -244,35 +246,13 @@ impl Sandbox {
     }
 
     fn new_store(&self) -> Store<HostState> {
-        // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
-        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(self.memory_limit_bytes)
-            .trap_on_grow_failure(true)
-            .build();
-        let state = HostState {
-            wasi,
-            http: WasiHttpCtx::new(),
-            table: ResourceTable::new(),
-            hooks: PolicyHooks::new(self.policy.clone()),
-            limits,
-        };
-        let mut store = Store::new(self.pre.engine(), state);
-        store.limiter(|s| &mut s.limits);
-        // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
-        // once the guest has been running for the whole call budget.
-        let budget_ticks = (self.call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
-        let mut ticks = 0u128;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
-            ticks += 1;
-            Ok(if ticks >= budget_ticks {
-                UpdateDeadline::Interrupt
-            } else {
-                UpdateDeadline::Yield(1)
-            })
-        });
-        store
+        new_store(
+            self.pre.engine(),
+            &self.guest_env,
+            &self.policy,
+            self.call_timeout,
+            self.memory_limit_bytes,
+        )
     }
 
     /// Calls `list-tools` in a fresh instance; also says how many outgoing requests the guest
@@ -361,6 +341,47 @@ impl Sandbox {
         }
         failure
     }
+}
+
+/// A fresh store for one call: the guest's environment and nothing inherited, the policy hooks,
+/// a memory limit, and an epoch deadline that yields to tokio every tick and interrupts the
+/// guest once it has run for `call_timeout`.
+fn new_store(
+    engine: &Engine,
+    guest_env: &[(String, String)],
+    policy: &Arc<Policy>,
+    call_timeout: Duration,
+    memory_limit_bytes: usize,
+) -> Store<HostState> {
+    // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
+    let wasi = WasiCtx::builder().envs(guest_env).build();
+    let limits = StoreLimitsBuilder::new()
+        .memory_size(memory_limit_bytes)
+        .trap_on_grow_failure(true)
+        .build();
+    let state = HostState {
+        wasi,
+        http: WasiHttpCtx::new(),
+        table: ResourceTable::new(),
+        hooks: PolicyHooks::new(policy.clone()),
+        limits,
+    };
+    let mut store = Store::new(engine, state);
+    store.limiter(|s| &mut s.limits);
+    // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
+    // once the guest has been running for the whole call budget.
+    let budget_ticks = (call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
+    let mut ticks = 0u128;
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        ticks += 1;
+        Ok(if ticks >= budget_ticks {
+            UpdateDeadline::Interrupt
+        } else {
+            UpdateDeadline::Yield(1)
+        })
+    });
+    store
 }
 
 impl From<wit::Tool> for ListedTool {
