@@ -9,8 +9,7 @@
 //! key an upstream echoed back is replaced in it ([`Policy::redact_secrets`]), as over stdio.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context as _;
 use bytes::Bytes;
@@ -21,7 +20,7 @@ use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
 use super::linker::{HostState, gateway_linker};
-use super::{EpochTicker, LoadReport, SandboxOptions, engine, new_store};
+use super::{LoadReport, SandboxOptions, StoreRecipe, engine};
 use crate::artifact_cache;
 use crate::policy::Policy;
 
@@ -38,17 +37,13 @@ pub type GatewayResponse = hyper::Response<Full<Bytes>>;
 /// The loaded gateway component, ready for concurrent requests.
 pub struct Gateway {
     pre: ProxyPre<HostState>,
-    guest_env: Arc<[(String, String)]>,
-    policy: Arc<Policy>,
-    call_timeout: Duration,
-    memory_limit_bytes: usize,
-    _ticker: EpochTicker,
+    recipe: StoreRecipe,
 }
 
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gateway")
-            .field("call_timeout", &self.call_timeout)
+            .field("call_timeout", &self.recipe.call_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -98,11 +93,7 @@ impl Gateway {
         })?;
         let gateway = Gateway {
             pre,
-            guest_env: options.guest_env.into(),
-            policy: options.policy,
-            call_timeout: options.call_timeout,
-            memory_limit_bytes: options.memory_limit_bytes,
-            _ticker: EpochTicker::start(&engine),
+            recipe: StoreRecipe::new(options, &engine),
         };
         Ok((
             gateway,
@@ -118,7 +109,7 @@ impl Gateway {
     /// Answers one request in a fresh instance, within the call timeout. Failures of the
     /// sandbox (trap, timeout, out of memory) are JSON-RPC errors with status 500 or 504.
     pub async fn handle(&self, request: hyper::Request<hyper::body::Incoming>) -> GatewayResponse {
-        match tokio::time::timeout(self.call_timeout, self.run(request)).await {
+        match tokio::time::timeout(self.recipe.call_timeout, self.run(request)).await {
             Ok(Ok(response)) => response,
             Ok(Err(error)) => {
                 crate::log_warn!("HTTP request failed in the sandbox: {error:#}");
@@ -128,7 +119,7 @@ impl Gateway {
                 504,
                 &format!(
                     "the request did not finish within the {} s call timeout",
-                    self.call_timeout.as_secs()
+                    self.recipe.call_timeout.as_secs()
                 ),
             ),
         }
@@ -138,13 +129,7 @@ impl Gateway {
         &self,
         request: hyper::Request<hyper::body::Incoming>,
     ) -> anyhow::Result<GatewayResponse> {
-        let mut store = new_store(
-            self.pre.engine(),
-            &self.guest_env,
-            &self.policy,
-            self.call_timeout,
-            self.memory_limit_bytes,
-        );
+        let mut store = self.recipe.store(self.pre.engine());
         let (sender, receiver) = tokio::sync::oneshot::channel();
         let request = store
             .data_mut()
@@ -185,7 +170,7 @@ impl Gateway {
             .get(hyper::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        let body = match redact_body(&self.policy, content_type, &body) {
+        let body = match redact_body(&self.recipe.policy, content_type, &body) {
             Some(cleaned) => {
                 crate::log_warn!("a configured API key was redacted from an HTTP answer");
                 cleaned

@@ -146,6 +146,12 @@ impl Drop for EpochTicker {
 /// The loaded component, ready for concurrent calls.
 pub struct Sandbox {
     pre: PluginPre<HostState>,
+    recipe: StoreRecipe,
+}
+
+/// What each store of a loaded component is made from (the plugin [`Sandbox`] and the HTTP
+/// [`Gateway`] alike), and the epoch thread that drives their CPU budget.
+struct StoreRecipe {
     guest_env: Arc<[(String, String)]>,
     policy: Arc<Policy>,
     call_timeout: Duration,
@@ -153,10 +159,57 @@ pub struct Sandbox {
     _ticker: EpochTicker,
 }
 
+impl StoreRecipe {
+    fn new(options: SandboxOptions, engine: &Engine) -> StoreRecipe {
+        StoreRecipe {
+            guest_env: options.guest_env.into(),
+            policy: options.policy,
+            call_timeout: options.call_timeout,
+            memory_limit_bytes: options.memory_limit_bytes,
+            _ticker: EpochTicker::start(engine),
+        }
+    }
+
+    /// A fresh store for one call: the guest's environment and nothing inherited, the policy
+    /// hooks, a memory limit, and an epoch deadline that yields to tokio every tick and
+    /// interrupts the guest once it has run for the call timeout.
+    fn store(&self, engine: &Engine) -> Store<HostState> {
+        // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
+        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.memory_limit_bytes)
+            .trap_on_grow_failure(true)
+            .build();
+        let state = HostState {
+            wasi,
+            http: WasiHttpCtx::new(),
+            table: ResourceTable::new(),
+            hooks: PolicyHooks::new(self.policy.clone()),
+            limits,
+        };
+        let mut store = Store::new(engine, state);
+        store.limiter(|s| &mut s.limits);
+        // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
+        // once the guest has been running for the whole call budget.
+        let budget_ticks = (self.call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
+        let mut ticks = 0u128;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            ticks += 1;
+            Ok(if ticks >= budget_ticks {
+                UpdateDeadline::Interrupt
+            } else {
+                UpdateDeadline::Yield(1)
+            })
+        });
+        store
+    }
+}
+
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sandbox")
-            .field("call_timeout", &self.call_timeout)
+            .field("call_timeout", &self.recipe.call_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -164,7 +217,7 @@ impl std::fmt::Debug for Sandbox {
 impl Sandbox {
     /// The outbound policy (also what [`Policy::redact_secrets`] cleans results with).
     pub fn policy(&self) -> &Policy {
-        &self.policy
+        &self.recipe.policy
     }
 
     /// Reads, compiles (or loads from cache) and pre-instantiates the component at `path`.
@@ -228,11 +281,7 @@ impl Sandbox {
         })?;
         let sandbox = Sandbox {
             pre,
-            guest_env: options.guest_env.into(),
-            policy: options.policy,
-            call_timeout: options.call_timeout,
-            memory_limit_bytes: options.memory_limit_bytes,
-            _ticker: EpochTicker::start(&engine),
+            recipe: StoreRecipe::new(options, &engine),
         };
         Ok((
             sandbox,
@@ -246,13 +295,7 @@ impl Sandbox {
     }
 
     fn new_store(&self) -> Store<HostState> {
-        new_store(
-            self.pre.engine(),
-            &self.guest_env,
-            &self.policy,
-            self.call_timeout,
-            self.memory_limit_bytes,
-        )
+        self.recipe.store(self.pre.engine())
     }
 
     /// Calls `list-tools` in a fresh instance; also says how many outgoing requests the guest
@@ -324,64 +367,27 @@ impl Sandbox {
         &self,
         run: impl Future<Output = Result<T, Failure>>,
     ) -> Result<T, Failure> {
-        match tokio::time::timeout(self.call_timeout, run).await {
+        match tokio::time::timeout(self.recipe.call_timeout, run).await {
             Ok(result) => result,
             Err(_elapsed) => Err(self.timeout_failure()),
         }
     }
 
     fn timeout_failure(&self) -> Failure {
-        timeout_failure(self.call_timeout)
+        timeout_failure(self.recipe.call_timeout)
     }
 
     fn classify(&self, error: wasmtime::Error) -> Failure {
-        let failure = classify(&error, self.call_timeout, self.memory_limit_bytes);
+        let failure = classify(
+            &error,
+            self.recipe.call_timeout,
+            self.recipe.memory_limit_bytes,
+        );
         if failure.kind == FailureKind::Trap {
             crate::log_warn!("guest failure: {error:#}");
         }
         failure
     }
-}
-
-/// A fresh store for one call: the guest's environment and nothing inherited, the policy hooks,
-/// a memory limit, and an epoch deadline that yields to tokio every tick and interrupts the
-/// guest once it has run for `call_timeout`.
-fn new_store(
-    engine: &Engine,
-    guest_env: &[(String, String)],
-    policy: &Arc<Policy>,
-    call_timeout: Duration,
-    memory_limit_bytes: usize,
-) -> Store<HostState> {
-    // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
-    let wasi = WasiCtx::builder().envs(guest_env).build();
-    let limits = StoreLimitsBuilder::new()
-        .memory_size(memory_limit_bytes)
-        .trap_on_grow_failure(true)
-        .build();
-    let state = HostState {
-        wasi,
-        http: WasiHttpCtx::new(),
-        table: ResourceTable::new(),
-        hooks: PolicyHooks::new(policy.clone()),
-        limits,
-    };
-    let mut store = Store::new(engine, state);
-    store.limiter(|s| &mut s.limits);
-    // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
-    // once the guest has been running for the whole call budget.
-    let budget_ticks = (call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
-    let mut ticks = 0u128;
-    store.set_epoch_deadline(1);
-    store.epoch_deadline_callback(move |_| {
-        ticks += 1;
-        Ok(if ticks >= budget_ticks {
-            UpdateDeadline::Interrupt
-        } else {
-            UpdateDeadline::Yield(1)
-        })
-    });
-    store
 }
 
 impl From<wit::Tool> for ListedTool {
