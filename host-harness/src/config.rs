@@ -84,6 +84,8 @@ pub(crate) const SECRET_SUFFIXES: &[&str] = &["_KEY", "_TOKEN", "_SECRET", "_PAS
 
 const DEFAULT_CALL_TIMEOUT_SECS: u64 = 60;
 const DEFAULT_MEMORY_LIMIT_MIB: u64 = 64;
+/// `serve --http`: requests handled at once by default.
+const DEFAULT_HTTP_MAX_IN_FLIGHT: u64 = 32;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -365,7 +367,7 @@ impl Settings {
             "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
             1,
             1024,
-            crate::http_serve::DEFAULT_MAX_IN_FLIGHT as u64,
+            DEFAULT_HTTP_MAX_IN_FLIGHT,
         )?;
         let log_level = match raw.get("MEDIA_MCP_LOG") {
             None => crate::logging::Level::Info,

@@ -17,9 +17,6 @@ use wasmtime_wasi_http::io::TokioIo;
 use crate::sandbox::Gateway;
 use crate::sandbox::{GatewayResponse, error_response};
 
-/// Requests handled at once by default.
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 32;
-
 /// How the listener behaves.
 #[derive(Debug, Clone, Copy)]
 pub struct HttpOptions {

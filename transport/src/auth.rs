@@ -8,7 +8,6 @@ use core::fmt;
 
 use sha2::{Digest, Sha256};
 
-use crate::config::{AuthMode, Settings};
 use crate::prelude::*;
 
 /// Tokens shorter than this are refused at start-up: a guessable token is no authentication.
@@ -108,6 +107,19 @@ impl TokenTable {
     }
 }
 
+/// How requests are authenticated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuthMode {
+    /// Bearer tokens, each acting as one upstream user.
+    Tokens(TokenTable),
+    /// No bearer token is checked: `MEDIA_MCP_HTTP_AUTH=off` (loopback only, or behind an
+    /// authenticating proxy that sets the user header).
+    Off,
+    /// Neither tokens nor `off`: every request is refused with a message saying how to
+    /// configure authentication.
+    Unconfigured,
+}
+
 /// The outcome of authenticating one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Identity {
@@ -121,18 +133,20 @@ pub enum Identity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unauthorized(pub &'static str);
 
-/// Authenticates a request from its `Authorization` header and, when configured, the trusted
-/// proxy's user header (`header` looks a header up by lower-case name).
+/// Authenticates a request from its `Authorization` header and, when `user_header` (a
+/// trusted proxy's header, lower-case) is configured, that header (`header` looks a header up
+/// by lower-case name).
 ///
 /// # Errors
 ///
 /// No valid token, no user header where one is required, or no authentication configured.
 pub fn authenticate<'h>(
-    settings: &Settings,
+    mode: &AuthMode,
+    user_header: Option<&str>,
     header: impl Fn(&str) -> Option<&'h [u8]>,
 ) -> Result<Identity, Unauthorized> {
-    let from_token = match &settings.auth {
-        AuthMode::Unconfigured if settings.user_header.is_none() => {
+    let from_token = match mode {
+        AuthMode::Unconfigured if user_header.is_none() => {
             return Err(Unauthorized(
                 "no access token is configured: set MEDIA_MCP_HTTP_TOKENS=user=token,... \
                  (each token acts as that Ombi user), or MEDIA_MCP_HTTP_AUTH=off for loopback \
@@ -150,7 +164,7 @@ pub fn authenticate<'h>(
             Some(user.to_owned())
         }
     };
-    if let Some(name) = &settings.user_header {
+    if let Some(name) = user_header {
         let user = header(name)
             .and_then(|v| core::str::from_utf8(v).ok())
             .map(str::trim)
@@ -181,22 +195,19 @@ mod tests {
     const ALICE: &str = "alice-token-0123456789";
     const BOB: &str = "bob-token-0123456789==";
 
-    fn settings(auth: AuthMode, user_header: Option<&str>) -> Settings {
-        Settings {
-            path: "/mcp".into(),
-            auth,
-            user_header: user_header.map(str::to_owned),
-            allowed_origins: Vec::new(),
-            secrets: Vec::new(),
-        }
+    /// What authentication is configured: a mode and, optionally, a proxy header.
+    struct Setup(AuthMode, Option<&'static str>);
+
+    fn settings(auth: AuthMode, user_header: Option<&'static str>) -> Setup {
+        Setup(auth, user_header)
     }
 
     fn table() -> TokenTable {
         TokenTable::parse(&format!("alice={ALICE}, bob = {BOB}")).unwrap()
     }
 
-    fn auth(s: &Settings, headers: &[(&str, &str)]) -> Result<Identity, Unauthorized> {
-        authenticate(s, |name| {
+    fn auth(s: &Setup, headers: &[(&str, &str)]) -> Result<Identity, Unauthorized> {
+        authenticate(&s.0, s.1, |name| {
             headers
                 .iter()
                 .find(|(k, _)| *k == name)

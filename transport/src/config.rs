@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::auth::{TokenError, TokenTable};
+use crate::auth::{AuthMode, TokenError, TokenTable};
 use crate::prelude::*;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
@@ -20,19 +20,6 @@ pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
 /// The variables holding upstream API keys, redacted from every result when the plugin holds
 /// them (a host that cannot inject headers passes them through the environment).
 pub const SECRET_VARIABLES: &[&str] = &["OMBI_API_KEY", "MOVIEPILOT_API_KEY"];
-
-/// How requests are authenticated.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuthMode {
-    /// Bearer tokens, each acting as one upstream user.
-    Tokens(TokenTable),
-    /// No bearer token is checked: `MEDIA_MCP_HTTP_AUTH=off` (loopback only, or behind an
-    /// authenticating proxy that sets [`Settings::user_header`]).
-    Off,
-    /// Neither tokens nor `off`: every request is refused with a message saying how to
-    /// configure authentication.
-    Unconfigured,
-}
 
 /// Everything the transport reads from its environment.
 #[derive(Clone, PartialEq, Eq)]

@@ -6,8 +6,12 @@ use serde_json::json;
 
 use crate::auth::{self, Identity};
 use crate::config::{MAX_BODY_BYTES, Settings};
-use crate::mcp::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::prelude::*;
+
+/// The protocol versions spoken over Streamable HTTP, newest first; the first is the answer to
+/// a client asking for one we do not speak (`initialize`), and an `MCP-Protocol-Version`
+/// header must name one of them.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// JSON-RPC code of refusals by the HTTP layer (the range the spec leaves to servers).
 pub const TRANSPORT_ERROR: i64 = -32000;
@@ -140,7 +144,10 @@ pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response>
         )
         .with_header("allow", "POST"));
     }
-    let identity = auth::authenticate(settings, |name| head.header(name)).map_err(|e| {
+    let identity = auth::authenticate(&settings.auth, settings.user_header.as_deref(), |name| {
+        head.header(name)
+    })
+    .map_err(|e| {
         Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
             .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
     })?;
@@ -258,8 +265,7 @@ fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::TokenTable;
-    use crate::config::AuthMode;
+    use crate::auth::{AuthMode, TokenTable};
 
     const TOKEN: &str = "alice-token-0123456789";
 

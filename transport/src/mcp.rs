@@ -9,12 +9,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::auth::Identity;
+pub use crate::http::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::http::{Admitted, ReplyFormat, Response};
 use crate::prelude::*;
-
-/// The protocol versions spoken over Streamable HTTP, newest first; the first is the answer to
-/// a client asking for one we do not speak.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// The `_meta` key the stdio harness reads the acting user from; over HTTP the user comes from
 /// authentication only, so a request carrying it is refused.
