@@ -19,8 +19,8 @@ use wasmtime_wasi_http::WasiHttpView as _;
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
-use super::linker::{HostState, gateway_linker};
-use super::{LoadReport, SandboxOptions, StoreRecipe, engine};
+use super::linker::{HostState, engine, gateway_linker};
+use super::store::{LoadReport, SandboxOptions, StoreRecipe};
 use crate::artifact_cache;
 use crate::policy::Policy;
 
