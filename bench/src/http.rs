@@ -24,11 +24,10 @@ use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 use wasmtime_wasi_http::io::TokioIo;
 
-use crate::Plan;
-use crate::measure::{
-    API_KEY, IN_FLIGHT, SEARCH_ROUTE, in_flight, search_args, server_env, slow_reply, total_calls,
-};
+use crate::measure::{IN_FLIGHT, in_flight, server_env, slow_reply, total_calls};
+use crate::plan::Plan;
 use crate::stats::Summary;
+use crate::workload::{API_KEY, SEARCH_ROUTE, search_args};
 
 /// The bearer token ours is called with.
 const TOKEN: &str = "bench-token-0123456789abcdef";
