@@ -9,7 +9,10 @@
 //!   starts, and a native hyper GET + serde_json parse ([`floor`]) for calls;
 //! * **peers**: minimal servers on the official Python and TypeScript MCP SDKs
 //!   (`bench/peers/`), skipped with a note when their packages are not installed;
-//! * **ours**: `host-harness serve` with `target/media_mcp.wasm`.
+//! * **ours**: `host-harness serve` with `target/media_mcp.wasm`;
+//! * **over HTTP** ([`http`]): `target/media_mcp_http.wasm` under `host-harness serve --http`
+//!   and `wasmtime serve`, and the
+//!   peers' Streamable HTTP mode.
 //!
 //! `--smoke` runs every measurement a few times only, to check that the suite still works
 //! (CI); it writes `target/bench/BENCHMARKS.smoke.md` instead of `BENCHMARKS.md`. Nothing here
@@ -18,6 +21,7 @@
 mod big;
 mod client;
 mod floor;
+mod http;
 mod machine;
 mod measure;
 mod micro;
@@ -72,9 +76,11 @@ fn main() -> anyhow::Result<()> {
         "load average (1, 5, 15 min) before / after".into(),
         format!("{load_before} / {}", machine::load_average()),
     ));
+    let over_http = runtime.block_on(http::run_all(&root, plan))?;
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
-    let text = report::render(&results, &micro, plan, &notes);
+    let mut text = report::render(&results, &micro, plan, &notes);
+    text.push_str(&http::render(&over_http, plan));
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }

@@ -91,12 +91,7 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
     }
     let fake = FakeOmbi::start(API_KEY).context("starting the fake Ombi")?;
     let base_env = |extra: &[(&str, String)]| -> Vec<(String, String)> {
-        let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
-            .collect();
-        env.push(("OMBI_URL".into(), fake.url()));
-        env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+        let mut env = server_env(&fake);
         env.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
         env
     };
@@ -168,6 +163,17 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
         }
     }
     Ok(results)
+}
+
+/// A server's environment: `PATH`, `HOME`, `LANG` and the fake Ombi's URL and key.
+pub(crate) fn server_env(fake: &FakeOmbi) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = ["PATH", "HOME", "LANG"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
+        .collect();
+    env.push(("OMBI_URL".into(), fake.url()));
+    env.push(("OMBI_API_KEY".into(), API_KEY.into()));
+    env
 }
 
 /// The peer servers, or why each cannot run.
@@ -258,7 +264,11 @@ async fn interleaved_cold_series(
 }
 
 /// Calls at `in_flight` concurrency until `total` are done; calls per second.
-async fn in_flight<F, Fut>(in_flight: usize, total: usize, call: F) -> anyhow::Result<f64>
+pub(crate) async fn in_flight<F, Fut>(
+    in_flight: usize,
+    total: usize,
+    call: F,
+) -> anyhow::Result<f64>
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = anyhow::Result<()>> + Send,
@@ -285,7 +295,7 @@ where
     Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 
-fn slow_reply() -> Reply {
+pub(crate) fn slow_reply() -> Reply {
     let body = media_mcp_fakes::fixture("v1-search-movie-term.json").unwrap_or_default();
     Reply::json(200, Bytes::from_static(body)).with_delay(UPSTREAM_DELAY)
 }
@@ -338,7 +348,7 @@ async fn floor_call(addr: SocketAddr) -> anyhow::Result<()> {
     floor::get_json(addr, SEARCH_PATH, API_KEY).await.map(drop)
 }
 
-fn total_calls(in_flight: usize, plan: Plan) -> usize {
+pub(crate) fn total_calls(in_flight: usize, plan: Plan) -> usize {
     (in_flight * plan.calls_per_slot).max(plan.calls_per_slot * 4)
 }
 

@@ -13,7 +13,7 @@ use crate::artifact_cache;
 use crate::cli::{Command, Common};
 use crate::config::{RawSettings, Settings};
 use crate::policy::{Policy, guest_env};
-use crate::sandbox::{LoadReport, Sandbox, SandboxOptions};
+use crate::sandbox::{Gateway, LoadReport, Sandbox, SandboxOptions};
 use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
 use crate::tool::ListedTool;
 use crate::{logging, present};
@@ -29,6 +29,9 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// The component file name looked for next to the build (`target/media_mcp.wasm`).
 pub(crate) const COMPONENT_FILE: &str = "media_mcp.wasm";
+
+/// The HTTP component (`serve --http`) looked for next to the build.
+pub const HTTP_COMPONENT_FILE: &str = "media_mcp_http.wasm";
 
 /// Runs `command`.
 ///
@@ -55,6 +58,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 .await?;
                 Ok(ExitCode::SUCCESS)
             })
+        }
+        Command::ServeHttp { common, addr } => {
+            let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
+            block_on(serve_http(settings, addr))
         }
         Command::Tools(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
@@ -121,6 +128,11 @@ pub fn settings(common: &Common, env: RawSettings) -> anyhow::Result<Settings> {
 
 /// `--component`, else `MEDIA_MCP_COMPONENT`, else `<executable dir>/../media_mcp.wasm`.
 fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
+    component_file(settings, COMPONENT_FILE)
+}
+
+/// `--component`, else `MEDIA_MCP_COMPONENT`, else `<executable dir>/../{file}`.
+fn component_file(settings: &Settings, file: &str) -> anyhow::Result<PathBuf> {
     if let Some(path) = &settings.component {
         return Ok(path.clone());
     }
@@ -128,11 +140,11 @@ fn component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
     let beside_build = exe
         .parent()
         .and_then(Path::parent)
-        .map(|dir| dir.join(COMPONENT_FILE));
+        .map(|dir| dir.join(file));
     match beside_build {
         Some(path) if path.is_file() => Ok(path),
         _ => anyhow::bail!(
-            "no component found at <executable dir>/../{COMPONENT_FILE}; build it with scripts/build-component.sh, \
+            "no component found at <executable dir>/../{file}; build it with scripts/build-component.sh, \
              or pass --component PATH / set MEDIA_MCP_COMPONENT"
         ),
     }
@@ -349,4 +361,52 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
         .enable_all()
         .build()?
         .block_on(future)
+}
+
+/// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.
+async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
+    let path = component_file(&settings, HTTP_COMPONENT_FILE)?;
+    let options = sandbox_options(&settings);
+    let call_timeout = options.call_timeout;
+    let (gateway, report) =
+        tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
+            .await?
+            .map(|((gateway, report), path)| {
+                crate::log_info!(
+                    "HTTP component {} ({} bytes, {:?}) loaded in {:.1} ms",
+                    path.display(),
+                    report.wasm_bytes,
+                    report.provenance,
+                    report.elapsed.as_secs_f64() * 1000.0
+                );
+                (gateway, report)
+            })?;
+    let _ = report;
+    let listener = crate::http_serve::bind(addr).await?;
+    crate::log_info!(
+        "serving MCP over HTTP on http://{}/ (keys {}; origins allowed: {})",
+        listener.local_addr()?,
+        if settings.pass_key_to_guest {
+            "passed to the guest"
+        } else {
+            "injected by the host"
+        },
+        Policy::from_settings(&settings)
+            .allowed_origins()
+            .join(", ")
+    );
+    let options = crate::http_serve::HttpOptions {
+        max_in_flight: settings.http_max_in_flight,
+        queue_timeout: call_timeout,
+        shutdown_grace: call_timeout,
+    };
+    crate::http_serve::serve(
+        Arc::new(gateway),
+        listener,
+        options,
+        crate::http_serve::shutdown_signal()?,
+    )
+    .await?;
+    crate::log_info!("stopped");
+    Ok(ExitCode::SUCCESS)
 }

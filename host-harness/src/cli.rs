@@ -26,6 +26,13 @@ pub enum Command {
     Version,
     /// `serve`: MCP over stdio against the configured upstreams.
     Serve(Common),
+    /// `serve --http ADDR`: MCP Streamable HTTP on `ADDR`, by running the HTTP component.
+    ServeHttp {
+        /// Shared flags.
+        common: Common,
+        /// Where to listen.
+        addr: std::net::SocketAddr,
+    },
     /// `tools`: the tool list, for people.
     Tools(Common),
     /// `call NAME JSON`: one call, pretty JSON out, exit status 1 when `isError`.
@@ -59,11 +66,12 @@ impl std::error::Error for UsageError {}
 ///
 /// Unknown subcommand or flag, a missing value, or non-UTF-8 arguments.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
-    let (common, rest) = split_common(args, &["--principal"])?;
+    let (common, rest) = split_common(args, &["--principal", "--http"])?;
     let mut args = rest.into_iter();
     let mut subcommand = None;
     let mut positional = Vec::new();
     let mut principal = None;
+    let mut http = None;
     while let Some(arg) = args.next() {
         let (flag, inline) = split_inline(&arg);
         match flag.as_str() {
@@ -72,6 +80,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             }
             "-V" | "--version" => return Ok(Command::Version),
             "--principal" => principal = Some(value(inline, &mut args, "--principal")?),
+            "--http" => http = Some(value(inline, &mut args, "--http")?),
             "--" => positional.extend(args.by_ref()),
             f if is_flag(f) => return Err(UsageError(format!("unknown flag {f}"))),
             _ if subcommand.is_none() => subcommand = Some(arg),
@@ -80,6 +89,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     }
     if principal.is_some() && subcommand.as_deref() != Some("call") {
         return Err(UsageError("--principal only applies to `call`".into()));
+    }
+    if http.is_some() && subcommand.as_deref() != Some("serve") {
+        return Err(UsageError("--http only applies to `serve`".into()));
     }
     let no_positional = |name: &str| -> Result<(), UsageError> {
         match positional.first() {
@@ -93,7 +105,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         None => Err(UsageError("missing subcommand (serve, tools, call)".into())),
         Some("serve") => {
             no_positional("serve")?;
-            Ok(Command::Serve(common))
+            match http {
+                None => Ok(Command::Serve(common)),
+                Some(addr) => Ok(Command::ServeHttp {
+                    common,
+                    addr: addr.parse().map_err(|_| {
+                        UsageError(format!(
+                            "--http needs an address like 127.0.0.1:8080 (got {addr:?})"
+                        ))
+                    })?,
+                }),
+            }
         }
         Some("tools") => {
             no_positional("tools")?;
@@ -213,6 +235,9 @@ pub fn help() -> String {
 
 USAGE:
     host-harness serve                 MCP over stdin/stdout (stdout carries only the protocol)
+    host-harness serve --http ADDR     MCP Streamable HTTP on ADDR (127.0.0.1:8080), stateless, by
+                                       running media_mcp_http.wasm (beside media_mcp.wasm, or
+                                       --component); MEDIA_MCP_HTTP_* configure it (see README)
     host-harness tools                 list the tools, for people
     host-harness call NAME ['JSON']    call one tool; prints the result as pretty JSON,
                                        exit status 1 when the result is an error

@@ -81,6 +81,10 @@ pub const VARIABLES: &[Variable] = &[
         help: "Linear-memory limit of one tool call in MiB, 16-4096 (default 64).",
     },
     Variable {
+        name: "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
+        help: "serve --http: requests handled at once, 1-1024 (default 32); others wait up to the call timeout, then get 503.",
+    },
+    Variable {
         name: "MEDIA_MCP_LOG",
         help: "stderr log level: off, error, warn, info (default), debug. Secrets and headers are never logged.",
     },
@@ -148,6 +152,8 @@ fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) 
     }
     longest
 }
+/// `serve --http`: requests handled at once by default.
+const DEFAULT_HTTP_MAX_IN_FLIGHT: u64 = 32;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -378,6 +384,8 @@ pub struct Settings {
     pub(crate) moviepilot_first_byte_cap: Duration,
     /// Linear-memory limit of one call, in bytes.
     pub(crate) memory_limit_bytes: usize,
+    /// `serve --http`: requests handled at once.
+    pub(crate) http_max_in_flight: usize,
     /// stderr log level.
     pub(crate) log_level: crate::logging::Level,
 }
@@ -397,6 +405,7 @@ const HARNESS_ONLY: &[&str] = &[
     "MEDIA_MCP_CACHE_DIR",
     "MEDIA_MCP_CALL_TIMEOUT_SECS",
     "MEDIA_MCP_MEMORY_LIMIT_MIB",
+    "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
     "MEDIA_MCP_LOG",
 ];
 
@@ -460,6 +469,13 @@ impl Settings {
             4096,
             DEFAULT_MEMORY_LIMIT_MIB,
         )?;
+        let http_max_in_flight = bounded(
+            raw,
+            "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
+            1,
+            1024,
+            DEFAULT_HTTP_MAX_IN_FLIGHT,
+        )?;
         let log_level = match raw.get("MEDIA_MCP_LOG") {
             None => crate::logging::Level::Info,
             Some(v) => {
@@ -514,6 +530,7 @@ impl Settings {
             call_timeout,
             moviepilot_first_byte_cap,
             memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
+            http_max_in_flight: usize::try_from(http_max_in_flight).unwrap_or(usize::MAX),
             log_level,
         })
     }

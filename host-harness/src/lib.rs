@@ -15,10 +15,12 @@
 //! * `server` maps the WIT `tools` interface (`tool::ListedTool` records) to MCP (`tools/list`,
 //!   `tools/call`);
 //! * [`stdio`] frames MCP messages on stdin/stdout;
+//! * `http_serve` serves the HTTP component (`serve --http`) through the sandbox's gateway,
+//!   with a bound on requests in flight and a clean shutdown;
 //! * [`cli`], [`app`] and [`present`] are the command line; [`app::Host`] is a loaded component
 //!   for programs built on the harness (the demo in `demo/`).
 //!
-//! Dependencies point down: `app` → `server` → `sandbox` → `http_hooks` → `policy` →
+//! Dependencies point down: `app` → `http_serve`/`server` → `sandbox` → `http_hooks` → `policy` →
 //! `config` → `limits`/`logging`, with `tool`, `envelope` and `artifact_cache` below the
 //! modules that use them; `scripts/module-cycles.py` checks that no two modules import each
 //! other.
@@ -37,6 +39,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod http_hooks;
+mod http_serve;
 pub mod limits;
 pub mod logging;
 pub mod policy;
@@ -49,4 +52,4 @@ mod sandbox;
 mod server;
 mod tool;
 
-pub use sandbox::{ALLOWED_IMPORTS, component_imports};
+pub use sandbox::{ALLOWED_IMPORTS, GATEWAY_EXTRA_IMPORTS, component_imports};

@@ -2,7 +2,7 @@
 //! and what those two pull in (`wasi:http/types`, `wasi:io/*`, `wasi:clocks/*`). Explicitly no
 //! filesystem and no sockets.
 
-use host_harness::{ALLOWED_IMPORTS, component_imports};
+use host_harness::{ALLOWED_IMPORTS, GATEWAY_EXTRA_IMPORTS, component_imports};
 use media_mcp_tests::component_file;
 
 #[test]
@@ -49,5 +49,55 @@ fn component_artifact_is_at_most_one_mebibyte() {
         "{} is {bytes} bytes, {} over the 1 MiB ({MAX_COMPONENT_BYTES} bytes) budget",
         path.display(),
         bytes - MAX_COMPONENT_BYTES
+    );
+}
+
+/// `target/media_mcp_http.wasm` (the transport plugged with the plugin); panics with the
+/// command to build it when missing.
+fn http_component_file() -> std::path::PathBuf {
+    let path = media_mcp_tests::target_dir().join("media_mcp_http.wasm");
+    assert!(
+        path.is_file(),
+        "{} is missing: build it with scripts/build-component.sh, or run scripts/test.sh",
+        path.display()
+    );
+    path
+}
+
+/// What the README documents for the gateway artifact: the plugin world's imports plus
+/// `wasi:random/random` (the transport's correlation ids), exactly what `serve --http` links. `wasi:http/types` also carries the
+/// incoming request the transport answers.
+#[test]
+fn http_component_imports_only_the_plugin_world_and_random() {
+    let imports =
+        component_imports(&http_component_file()).expect("decoding the composition's imports");
+    assert!(
+        !imports.iter().any(|i| i.starts_with("media-mcp:")),
+        "the plugin is not plugged in: {imports:?}"
+    );
+    let extra: Vec<&String> = imports
+        .iter()
+        .filter(|i| {
+            !ALLOWED_IMPORTS.contains(&i.as_str()) && !GATEWAY_EXTRA_IMPORTS.contains(&i.as_str())
+        })
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "media_mcp_http.wasm imports more than documented: {extra:?} (all imports: {imports:?})"
+    );
+}
+
+/// The transport's share of the gateway artifact: at most 256 KiB on top of the plugin.
+const MAX_TRANSPORT_BYTES: u64 = 256 << 10;
+
+#[test]
+fn http_component_adds_at_most_256_kib_to_the_plugin() {
+    let size = |p: &std::path::Path| std::fs::metadata(p).expect("artifact").len();
+    let (plugin, composed) = (size(&component_file()), size(&http_component_file()));
+    assert!(
+        composed <= plugin + MAX_TRANSPORT_BYTES,
+        "media_mcp_http.wasm is {composed} bytes, the plugin {plugin}: the transport adds {} \
+         bytes, over the {MAX_TRANSPORT_BYTES}-byte budget",
+        composed - plugin
     );
 }

@@ -2,7 +2,7 @@
 //! (`target/release/host-harness`) on the real component (`target/media_mcp.wasm`) against
 //! [`FakeOmbi`](media_mcp_fakes::ombi::FakeOmbi) on loopback, over real stdio pipes.
 //!
-//! * `component`: what the built component imports;
+//! * `component`: what the built components (plugin, HTTP composition) import, their sizes;
 //! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
 //! * `mcp_stdio`: handshake versions, tools/list, ping, protocol errors, concurrency;
 //! * `calls`: tool results, principals, timeouts, the API key's path;

@@ -59,8 +59,7 @@ class Handler(BaseHTTPRequestHandler):
         cfg = self.server.cfg
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self._read_body()
         headers = {k.lower(): v for k, v in self.headers.items()}
         record = {
             "method": self.command,
@@ -101,6 +100,22 @@ class Handler(BaseHTTPRequestHandler):
         data = (cfg["fixtures"] / body_file).read_bytes()
         ctype = entry.get("content_type") or "application/json; charset=utf-8"
         return self._send(status, ctype, data)
+
+    def _read_body(self):
+        """The request body, by Content-Length or chunked (as Kestrel reads both): a host that
+        does not buffer the guest's body, such as `wasmtime serve`, sends it chunked."""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            body = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return body
+                body += self.rfile.read(size)
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
 
     def _send(self, status, ctype, data, extra_headers=None):
         self.send_response(status)

@@ -104,3 +104,17 @@ fn help_documents_every_variable() {
     }
     assert!(help.contains("MEDIA_MCP_*"));
 }
+
+#[test]
+fn serve_http_takes_an_address_and_only_serve_takes_it() {
+    let Command::ServeHttp { addr, .. } =
+        parse_str(&["serve", "--http", "127.0.0.1:8080"]).unwrap()
+    else {
+        panic!("expected serve --http");
+    };
+    assert_eq!(addr.to_string(), "127.0.0.1:8080");
+    assert!(parse_str(&["serve", "--http=[::1]:9000"]).is_ok());
+    assert!(parse_str(&["serve", "--http", "localhost"]).is_err());
+    assert!(parse_str(&["serve", "--http"]).is_err());
+    assert!(parse_str(&["tools", "--http", "127.0.0.1:8080"]).is_err());
+}

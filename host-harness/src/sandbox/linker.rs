@@ -85,6 +85,19 @@ pub(super) fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
     Ok(linker)
 }
 
+/// [`linker`] plus `wasi:random/random`, which the HTTP transport imports for correlation ids
+/// (see [`super::Gateway`]).
+pub(super) fn gateway_linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
+    let mut linker = linker(engine)?;
+    wasmtime_wasi::p2::bindings::random::random::add_to_linker::<
+        HostState,
+        wasmtime_wasi::random::WasiRandom,
+    >(&mut linker, |s| {
+        wasmtime_wasi::random::WasiRandomView::random(s)
+    })?;
+    Ok(linker)
+}
+
 /// The interface names (without `@version`) a component file imports, sorted.
 ///
 /// # Errors

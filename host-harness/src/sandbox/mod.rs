@@ -15,26 +15,25 @@
 //! component importing anything else (filesystem, sockets, random, exit, stdio...) fails to load.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context as _;
-use wasmtime::component::ResourceTable;
-use wasmtime::{Engine, Store, StoreLimitsBuilder, UpdateDeadline};
-use wasmtime_wasi::WasiCtx;
-use wasmtime_wasi_http::WasiHttpCtx;
+use wasmtime::Store;
 
-use crate::artifact_cache::{self, Provenance};
-use crate::http_hooks::PolicyHooks;
+use crate::artifact_cache;
 use crate::policy::Policy;
 use crate::tool::ListedTool;
 
 mod failure;
+mod gateway;
 mod linker;
+mod store;
 
 pub use failure::{Failure, FailureKind};
+pub use gateway::{GATEWAY_EXTRA_IMPORTS, Gateway, GatewayResponse, error_response};
 pub use linker::{ALLOWED_IMPORTS, component_imports};
+use store::StoreRecipe;
+pub use store::{LoadReport, SandboxOptions};
 
 use failure::{classify, instantiate_failure, timeout_failure};
 use linker::{HostState, engine, linker};
@@ -56,9 +55,6 @@ mod bindings {
 
 use bindings::PluginPre;
 use bindings::exports::media_mcp::plugin::tools as wit;
-
-/// How often the epoch advances; also how often a running guest yields to tokio.
-pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// What the host passes with each call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,76 +81,16 @@ pub enum CallOutcome {
     UnknownTool(String),
 }
 
-/// Everything needed to load the sandbox.
-#[derive(Debug, Clone)]
-pub struct SandboxOptions {
-    /// The guest's environment (see [`crate::policy::guest_env`]).
-    pub guest_env: Vec<(String, String)>,
-    /// The outbound policy.
-    pub policy: Arc<Policy>,
-    /// Wall-clock (and CPU) limit of one call.
-    pub call_timeout: Duration,
-    /// Linear-memory limit of one call, in bytes.
-    pub memory_limit_bytes: usize,
-    /// Compiled-artifact cache directory, if enabled.
-    pub cache_dir: Option<std::path::PathBuf>,
-}
-
-/// How loading went, for the start-up log and measurements.
-#[derive(Debug, Clone, Copy)]
-pub struct LoadReport {
-    /// Cached, compiled, ...
-    pub provenance: Provenance,
-    /// Time to read, compile or deserialize, and pre-instantiate.
-    pub elapsed: Duration,
-    /// Size of the component file.
-    pub wasm_bytes: usize,
-    /// SHA-256 of the component bytes (the cache keys are derived from it).
-    pub component_digest: [u8; 32],
-}
-
-/// Advances the engine's epoch every [`EPOCH_TICK`] until dropped.
-struct EpochTicker {
-    stop: Arc<AtomicBool>,
-}
-
-impl EpochTicker {
-    fn start(engine: &Engine) -> EpochTicker {
-        let stop = Arc::new(AtomicBool::new(false));
-        let (engine, flag) = (engine.clone(), stop.clone());
-        std::thread::Builder::new()
-            .name("epoch-ticker".into())
-            .spawn(move || {
-                while !flag.load(Ordering::Relaxed) {
-                    std::thread::sleep(EPOCH_TICK);
-                    engine.increment_epoch();
-                }
-            })
-            .expect("spawning the epoch thread");
-        EpochTicker { stop }
-    }
-}
-
-impl Drop for EpochTicker {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
 /// The loaded component, ready for concurrent calls.
 pub struct Sandbox {
     pre: PluginPre<HostState>,
-    guest_env: Arc<[(String, String)]>,
-    policy: Arc<Policy>,
-    call_timeout: Duration,
-    memory_limit_bytes: usize,
-    _ticker: EpochTicker,
+    recipe: StoreRecipe,
 }
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sandbox")
-            .field("call_timeout", &self.call_timeout)
+            .field("call_timeout", &self.recipe.call_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -162,7 +98,7 @@ impl std::fmt::Debug for Sandbox {
 impl Sandbox {
     /// The outbound policy (also what [`Policy::redact_secrets`] cleans results with).
     pub fn policy(&self) -> &Policy {
-        &self.policy
+        &self.recipe.policy
     }
 
     /// Reads, compiles (or loads from cache) and pre-instantiates the component at `path`.
@@ -226,11 +162,7 @@ impl Sandbox {
         })?;
         let sandbox = Sandbox {
             pre,
-            guest_env: options.guest_env.into(),
-            policy: options.policy,
-            call_timeout: options.call_timeout,
-            memory_limit_bytes: options.memory_limit_bytes,
-            _ticker: EpochTicker::start(&engine),
+            recipe: StoreRecipe::new(options, &engine),
         };
         Ok((
             sandbox,
@@ -244,35 +176,7 @@ impl Sandbox {
     }
 
     fn new_store(&self) -> Store<HostState> {
-        // Nothing inherited: stdin closed, stdout and stderr sinks (the defaults), no preopens.
-        let wasi = WasiCtx::builder().envs(&self.guest_env).build();
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(self.memory_limit_bytes)
-            .trap_on_grow_failure(true)
-            .build();
-        let state = HostState {
-            wasi,
-            http: WasiHttpCtx::new(),
-            table: ResourceTable::new(),
-            hooks: PolicyHooks::new(self.policy.clone()),
-            limits,
-        };
-        let mut store = Store::new(self.pre.engine(), state);
-        store.limiter(|s| &mut s.limits);
-        // Yield to tokio on every tick (so timeouts and other calls get to run) and interrupt
-        // once the guest has been running for the whole call budget.
-        let budget_ticks = (self.call_timeout.as_millis() / EPOCH_TICK.as_millis()).max(1);
-        let mut ticks = 0u128;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
-            ticks += 1;
-            Ok(if ticks >= budget_ticks {
-                UpdateDeadline::Interrupt
-            } else {
-                UpdateDeadline::Yield(1)
-            })
-        });
-        store
+        self.recipe.store(self.pre.engine())
     }
 
     /// Calls `list-tools` in a fresh instance; also says how many outgoing requests the guest
@@ -350,18 +254,22 @@ impl Sandbox {
         &self,
         run: impl Future<Output = Result<T, Failure>>,
     ) -> Result<T, Failure> {
-        match tokio::time::timeout(self.call_timeout, run).await {
+        match tokio::time::timeout(self.recipe.call_timeout, run).await {
             Ok(result) => result,
             Err(_elapsed) => Err(self.timeout_failure()),
         }
     }
 
     fn timeout_failure(&self) -> Failure {
-        timeout_failure(self.call_timeout)
+        timeout_failure(self.recipe.call_timeout)
     }
 
     fn classify(&self, error: wasmtime::Error) -> Failure {
-        let failure = classify(&error, self.call_timeout, self.memory_limit_bytes);
+        let failure = classify(
+            &error,
+            self.recipe.call_timeout,
+            self.recipe.memory_limit_bytes,
+        );
         if failure.kind == FailureKind::Trap {
             crate::log_warn!("guest failure: {error:#}");
         }

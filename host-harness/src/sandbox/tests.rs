@@ -1,3 +1,6 @@
+use std::sync::Arc;
+use std::time::Duration;
+
 use super::*;
 
 /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,

@@ -1,0 +1,222 @@
+//! The HTTP gateway: `target/media_mcp_http.wasm` (the MCP Streamable HTTP transport plugged
+//! with the plugin) run as a `wasi:http/incoming-handler`, one fresh store per request, with
+//! everything the plugin sandbox gives a call: the policy hooks (outbound origins, key
+//! injection: keys never enter the guest), the memory limit, the epoch CPU budget, a wall-clock
+//! limit, and the compiled-artifact cache. MCP itself (authentication, Origin checks, JSON-RPC)
+//! is the transport's: what the harness serves is what gateways run.
+//!
+//! The answer is read whole (at most [`MAX_RESPONSE_BYTES`]) before it is sent, so a configured
+//! key an upstream echoed back is replaced in it ([`Policy::redact_secrets`]), as over stdio.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full, Limited};
+use serde_json::{Value, json};
+use wasmtime_wasi_http::WasiHttpView as _;
+use wasmtime_wasi_http::p2::bindings::ProxyPre;
+use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
+
+use super::linker::{HostState, engine, gateway_linker};
+use super::store::{LoadReport, SandboxOptions, StoreRecipe};
+use crate::artifact_cache;
+use crate::policy::Policy;
+
+/// Imports the gateway artifact has beyond the plugin world ([`super::ALLOWED_IMPORTS`]).
+pub const GATEWAY_EXTRA_IMPORTS: &[&str] = &["wasi:random/random"];
+
+/// The largest answer the gateway forwards (the transport's answers are tool results and the
+/// tool list, far smaller).
+pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
+
+/// An HTTP answer, whole.
+pub type GatewayResponse = hyper::Response<Full<Bytes>>;
+
+/// The loaded gateway component, ready for concurrent requests.
+pub struct Gateway {
+    pre: ProxyPre<HostState>,
+    recipe: StoreRecipe,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway")
+            .field("call_timeout", &self.recipe.call_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A JSON-RPC error answer without an id, for failures of the host itself.
+pub fn error_response(status: u16, message: &str) -> GatewayResponse {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": message}});
+    let mut response = hyper::Response::new(Full::new(Bytes::from(body.to_string())));
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+impl Gateway {
+    /// Reads, compiles (or loads from cache) and pre-instantiates the gateway component.
+    ///
+    /// # Errors
+    ///
+    /// The file is missing, not a component, does not export `wasi:http/incoming-handler`, or
+    /// imports something the linker does not provide.
+    pub fn load(path: &Path, options: SandboxOptions) -> anyhow::Result<(Gateway, LoadReport)> {
+        let started = Instant::now();
+        let wasm = std::fs::read(path)
+            .with_context(|| format!("reading the HTTP component {}", path.display()))?;
+        let digest = artifact_cache::component_digest(&wasm);
+        let engine = engine()?;
+        let (component, provenance) =
+            artifact_cache::load_component(&engine, &wasm, &digest, options.cache_dir.as_deref())
+                .with_context(|| format!("compiling the HTTP component {}", path.display()))?;
+        let instance_pre = gateway_linker(&engine)?
+            .instantiate_pre(&component)
+            .map_err(|e| {
+                anyhow::Error::from(e).context(format!(
+                    "linking {} (it may import an interface the harness does not provide)",
+                    path.display()
+                ))
+            })?;
+        let pre = ProxyPre::new(instance_pre).map_err(|e| {
+            anyhow::Error::from(e).context(format!(
+                "{} does not export wasi:http/incoming-handler (build target/media_mcp_http.wasm with scripts/build-component.sh)",
+                path.display()
+            ))
+        })?;
+        let gateway = Gateway {
+            pre,
+            recipe: StoreRecipe::new(options, &engine),
+        };
+        Ok((
+            gateway,
+            LoadReport {
+                provenance,
+                elapsed: started.elapsed(),
+                wasm_bytes: wasm.len(),
+                component_digest: digest,
+            },
+        ))
+    }
+
+    /// Answers one request in a fresh instance, within the call timeout. Failures of the
+    /// sandbox (trap, timeout, out of memory) are JSON-RPC errors with status 500 or 504.
+    pub async fn handle(&self, request: hyper::Request<hyper::body::Incoming>) -> GatewayResponse {
+        match tokio::time::timeout(self.recipe.call_timeout, self.run(request)).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(error)) => {
+                crate::log_warn!("HTTP request failed in the sandbox: {error:#}");
+                error_response(500, "the plugin failed while answering this request")
+            }
+            Err(_elapsed) => error_response(
+                504,
+                &format!(
+                    "the request did not finish within the {} s call timeout",
+                    self.recipe.call_timeout.as_secs()
+                ),
+            ),
+        }
+    }
+
+    async fn run(
+        &self,
+        request: hyper::Request<hyper::body::Incoming>,
+    ) -> anyhow::Result<GatewayResponse> {
+        let mut store = self.recipe.store(self.pre.engine());
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let request = store
+            .data_mut()
+            .http()
+            .new_incoming_request(Scheme::Http, request)?;
+        let out = store.data_mut().http().new_response_outparam(sender)?;
+        let pre = self.pre.clone();
+        // The guest keeps running after it set the response head, to write the body.
+        let task = tokio::spawn(async move {
+            let proxy = pre.instantiate_async(&mut store).await?;
+            proxy
+                .wasi_http_incoming_handler()
+                .call_handle(&mut store, request, out)
+                .await
+        });
+        let response = match receiver.await {
+            Ok(Ok(response)) => response,
+            Ok(Err(code)) => anyhow::bail!("the guest answered with an error: {code:?}"),
+            Err(_dropped) => {
+                return Err(match task.await {
+                    Ok(Ok(())) => anyhow::anyhow!("the guest never set a response"),
+                    Ok(Err(e)) => anyhow::anyhow!("the guest failed before answering: {e:#}"),
+                    Err(e) => anyhow::Error::from(e),
+                });
+            }
+        };
+        let (mut parts, body) = response.into_parts();
+        let body = Limited::new(body, MAX_RESPONSE_BYTES)
+            .collect()
+            .await
+            .map_err(|e| anyhow::anyhow!("reading the guest's answer: {e}"))?
+            .to_bytes();
+        if let Ok(Err(e)) = task.await {
+            anyhow::bail!("the guest failed while writing its answer: {e:#}");
+        }
+        let content_type = parts
+            .headers
+            .get(hyper::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let body = match redact_body(&self.recipe.policy, content_type, &body) {
+            Some(cleaned) => {
+                crate::log_warn!("a configured API key was redacted from an HTTP answer");
+                cleaned
+            }
+            None => body,
+        };
+        parts.headers.remove(hyper::header::TRANSFER_ENCODING);
+        parts
+            .headers
+            .insert(hyper::header::CONTENT_LENGTH, body.len().into());
+        Ok(hyper::Response::from_parts(parts, Full::new(body)))
+    }
+}
+
+/// `body` with every configured key replaced, when it is a JSON answer or an SSE answer whose
+/// `data:` lines are JSON and a key was found; `None` otherwise.
+fn redact_body(policy: &Policy, content_type: &str, body: &[u8]) -> Option<Bytes> {
+    let clean = |json: &[u8]| -> Option<String> {
+        let mut value: Value = serde_json::from_slice(json).ok()?;
+        policy.redact_secrets(&mut value).then(|| value.to_string())
+    };
+    if content_type.starts_with("application/json") {
+        return clean(body).map(Bytes::from);
+    }
+    if !content_type.starts_with("text/event-stream") {
+        return None;
+    }
+    let text = String::from_utf8_lossy(body);
+    let mut changed = false;
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            match line
+                .strip_prefix("data: ")
+                .and_then(|d| clean(d.as_bytes()))
+            {
+                Some(c) => {
+                    changed = true;
+                    format!("data: {c}")
+                }
+                None => line.to_owned(),
+            }
+        })
+        .collect();
+    changed.then(|| Bytes::from(lines.join("\n")))
+}
+
+#[cfg(test)]
+mod tests;

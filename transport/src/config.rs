@@ -1,0 +1,246 @@
+//! The transport's configuration, read from the environment (the variables are listed on
+//! [`Settings::from_lookup`]). Invalid values are errors naming the variable; token values never
+//! appear in an error or in `Debug` output.
+
+use core::fmt;
+
+use crate::auth::{AuthMode, TokenError, TokenTable};
+use crate::prelude::*;
+
+/// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
+pub const DEFAULT_PATH: &str = "/mcp";
+
+/// Request bodies larger than this are refused with 413 before they are read in full.
+pub const MAX_BODY_BYTES: usize = 4 << 20;
+
+/// API keys shorter than this are not searched for in results: replacing a short string
+/// everywhere would mangle ordinary text (the harness uses the same floor).
+pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
+
+/// The variables holding upstream API keys, redacted from every result when the plugin holds
+/// them (a host that cannot inject headers passes them through the environment).
+pub const SECRET_VARIABLES: &[&str] = &["OMBI_API_KEY", "MOVIEPILOT_API_KEY"];
+
+/// Everything the transport reads from its environment.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// The path MCP answers on (`/mcp`); other paths are 404.
+    pub path: String,
+    /// How requests are authenticated.
+    pub auth: AuthMode,
+    /// A header an authenticating proxy sets to the user's name (`Remote-User`), lower-case;
+    /// `None` (the default) ignores such headers.
+    pub user_header: Option<String>,
+    /// Browser origins allowed besides loopback ones, as `scheme://host[:port]`, lower-case.
+    pub allowed_origins: Vec<String>,
+    /// Upstream API keys found in the environment, replaced in results.
+    pub secrets: Vec<String>,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("path", &self.path)
+            .field("auth", &self.auth)
+            .field("user_header", &self.user_header)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("secrets", &format_args!("{} hidden", self.secrets.len()))
+            .finish()
+    }
+}
+
+/// A configuration value that cannot be used; the message names the variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Settings {
+    /// Reads the configuration through `lookup` (the environment):
+    ///
+    /// | variable | meaning |
+    /// |---|---|
+    /// | `MEDIA_MCP_HTTP_PATH` | the MCP path (default `/mcp`) |
+    /// | `MEDIA_MCP_HTTP_TOKENS` | `user=token,...`: each bearer token acts as that upstream user |
+    /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token (default: tokens) |
+    /// | `MEDIA_MCP_HTTP_USER_HEADER` | a header set by a trusted proxy naming the user (off) |
+    /// | `MEDIA_MCP_HTTP_ALLOWED_ORIGINS` | `scheme://host[:port],...` browser origins allowed besides loopback |
+    ///
+    /// # Errors
+    ///
+    /// A value that cannot be used, naming its variable.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, ConfigError> {
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let path = get("MEDIA_MCP_HTTP_PATH").unwrap_or_else(|| DEFAULT_PATH.to_owned());
+        if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
+            return Err(ConfigError(
+                "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment"
+                    .to_owned(),
+            ));
+        }
+        let tokens = match get("MEDIA_MCP_HTTP_TOKENS") {
+            None => None,
+            Some(text) => Some(TokenTable::parse(&text).map_err(token_error)?),
+        };
+        let off = match get("MEDIA_MCP_HTTP_AUTH").as_deref().map(str::trim) {
+            None | Some("token" | "tokens") => false,
+            Some("off") => true,
+            Some(_) => {
+                return Err(ConfigError(
+                    "MEDIA_MCP_HTTP_AUTH must be `off` or `tokens`".to_owned(),
+                ));
+            }
+        };
+        let auth = match (tokens, off) {
+            (Some(_), true) => {
+                return Err(ConfigError(
+                    "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
+                        .to_owned(),
+                ));
+            }
+            (Some(table), false) => AuthMode::Tokens(table),
+            (None, true) => AuthMode::Off,
+            (None, false) => AuthMode::Unconfigured,
+        };
+        let user_header = match get("MEDIA_MCP_HTTP_USER_HEADER") {
+            None => None,
+            Some(name) => {
+                let name = name.trim().to_ascii_lowercase();
+                if !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                    || name == "authorization"
+                {
+                    return Err(ConfigError(
+                        "MEDIA_MCP_HTTP_USER_HEADER must be a header name such as Remote-User"
+                            .to_owned(),
+                    ));
+                }
+                Some(name)
+            }
+        };
+        let mut allowed_origins = Vec::new();
+        for origin in get("MEDIA_MCP_HTTP_ALLOWED_ORIGINS")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+        {
+            let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+            let valid = origin.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https") && !rest.is_empty() && !rest.contains('/')
+            });
+            if !valid {
+                return Err(ConfigError(format!(
+                    "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: {origin:?} is not an origin like https://chat.example.com"
+                )));
+            }
+            allowed_origins.push(origin);
+        }
+        let secrets = SECRET_VARIABLES
+            .iter()
+            .filter_map(|name| lookup(name))
+            .map(|v| v.trim().to_owned())
+            .filter(|v| v.chars().count() >= MIN_REDACTED_SECRET_CHARS)
+            .collect();
+        Ok(Settings {
+            path,
+            auth,
+            user_header,
+            allowed_origins,
+            secrets,
+        })
+    }
+}
+
+fn token_error(e: TokenError) -> ConfigError {
+    ConfigError(format!("MEDIA_MCP_HTTP_TOKENS: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        Settings::from_lookup(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    #[test]
+    fn defaults_serve_mcp_and_leave_auth_unconfigured() {
+        let s = settings(&[]).unwrap();
+        assert_eq!(s.path, "/mcp");
+        assert_eq!(s.auth, AuthMode::Unconfigured);
+        assert_eq!(s.user_header, None);
+        assert!(s.allowed_origins.is_empty());
+        assert!(s.secrets.is_empty());
+    }
+
+    #[test]
+    fn tokens_off_and_both() {
+        let s = settings(&[("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef")]).unwrap();
+        assert!(matches!(s.auth, AuthMode::Tokens(_)));
+        let s = settings(&[("MEDIA_MCP_HTTP_AUTH", "off")]).unwrap();
+        assert_eq!(s.auth, AuthMode::Off);
+        let e = settings(&[
+            ("MEDIA_MCP_HTTP_AUTH", "off"),
+            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
+        ])
+        .unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+        let e = settings(&[("MEDIA_MCP_HTTP_AUTH", "no")]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+    }
+
+    #[test]
+    fn token_errors_name_the_variable_but_not_the_token() {
+        let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "alice=short-secret")]).unwrap_err();
+        assert!(e.0.starts_with("MEDIA_MCP_HTTP_TOKENS"), "{e}");
+        assert!(!e.0.contains("short-secret"), "{e}");
+    }
+
+    #[test]
+    fn path_header_and_origins_are_validated() {
+        assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "mcp")]).is_err());
+        assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "/mcp?x=1")]).is_err());
+        assert_eq!(
+            settings(&[("MEDIA_MCP_HTTP_PATH", "/api/mcp")])
+                .unwrap()
+                .path,
+            "/api/mcp"
+        );
+        let s = settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User")]).unwrap();
+        assert_eq!(s.user_header.as_deref(), Some("remote-user"));
+        assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Authorization")]).is_err());
+        assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "a b")]).is_err());
+        let s = settings(&[(
+            "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
+            "https://Chat.Example.com/, http://10.0.0.2:3000",
+        )])
+        .unwrap();
+        assert_eq!(
+            s.allowed_origins,
+            ["https://chat.example.com", "http://10.0.0.2:3000"]
+        );
+        let e = settings(&[("MEDIA_MCP_HTTP_ALLOWED_ORIGINS", "chat.example.com")]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_HTTP_ALLOWED_ORIGINS"), "{e}");
+    }
+
+    #[test]
+    fn secrets_are_read_from_the_key_variables_and_hidden_from_debug() {
+        let s = settings(&[
+            ("OMBI_API_KEY", "0123456789abcdef0123456789abcdef"),
+            ("MOVIEPILOT_API_KEY", "short"),
+        ])
+        .unwrap();
+        assert_eq!(s.secrets, ["0123456789abcdef0123456789abcdef"]);
+        assert!(!format!("{s:?}").contains("0123456789abcdef"));
+    }
+}

@@ -1,0 +1,496 @@
+//! The HTTP side of MCP Streamable HTTP, before any body is read: path, Origin, method,
+//! authentication, `Content-Type`, `Accept`, `MCP-Protocol-Version` and `Content-Length`.
+//! Every refusal is a [`Response`] whose body is a JSON-RPC error without an id.
+
+use serde_json::json;
+
+use crate::auth::{self, Identity};
+use crate::config::{MAX_BODY_BYTES, Settings};
+use crate::prelude::*;
+
+/// The protocol versions spoken over Streamable HTTP, newest first; the first is the answer to
+/// a client asking for one we do not speak (`initialize`), and an `MCP-Protocol-Version`
+/// header must name one of them.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// JSON-RPC code of refusals by the HTTP layer (the range the spec leaves to servers).
+pub const TRANSPORT_ERROR: i64 = -32000;
+
+/// One HTTP answer, in plain types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// Status code.
+    pub status: u16,
+    /// Header names (lower-case) and values.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body (possibly empty).
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// A JSON body.
+    pub fn json(status: u16, body: &serde_json::Value) -> Response {
+        Response {
+            status,
+            headers: vec![("content-type", "application/json".to_owned())],
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    /// A JSON-RPC error answer with a null id.
+    pub fn error(status: u16, code: i64, message: &str) -> Response {
+        Response::json(
+            status,
+            &json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}),
+        )
+    }
+
+    /// 202 Accepted, no body (notifications and client responses).
+    pub fn accepted() -> Response {
+        Response {
+            status: 202,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    fn with_header(mut self, name: &'static str, value: &str) -> Response {
+        self.headers.push((name, value.to_owned()));
+        self
+    }
+}
+
+/// How a JSON-RPC answer is sent: as a JSON body, or as one SSE event when the client accepts
+/// only `text/event-stream`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyFormat {
+    /// `application/json`.
+    Json,
+    /// `text/event-stream`, one `message` event.
+    EventStream,
+}
+
+/// A request that may proceed to its body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admitted {
+    /// Who the request acts as.
+    pub identity: Identity,
+    /// How to answer.
+    pub format: ReplyFormat,
+    /// Read at most this many body bytes; more is 413.
+    pub body_cap: usize,
+}
+
+/// The request line and headers, in plain types.
+#[derive(Debug, Clone, Copy)]
+pub struct Head<'a> {
+    /// `GET`, `POST`, ...
+    pub method: &'a str,
+    /// The path, possibly with a query.
+    pub path_with_query: &'a str,
+    /// Headers with lower-case names, in order; repeated names are separate entries.
+    pub headers: &'a [(String, Vec<u8>)],
+}
+
+impl<'a> Head<'a> {
+    /// The first value of a header (`name` lower-case).
+    pub fn header(&self, name: &str) -> Option<&'a [u8]> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    fn header_str(&self, name: &str) -> Option<&'a str> {
+        self.header(name)
+            .and_then(|v| core::str::from_utf8(v).ok())
+            .map(str::trim)
+    }
+}
+
+/// Decides whether a request may proceed, in this order: path (404), Origin (403), method (405
+/// with `Allow: POST`), authentication (401 with `WWW-Authenticate: Bearer`), `Content-Type`
+/// (415), `Accept` (406), `MCP-Protocol-Version` (400), `Content-Length` (413).
+///
+/// # Errors
+///
+/// The refusal to send.
+pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response> {
+    let path = head
+        .path_with_query
+        .split_once('?')
+        .map_or(head.path_with_query, |(p, _)| p);
+    if path != settings.path {
+        return Err(Response::error(
+            404,
+            TRANSPORT_ERROR,
+            &format!("not found: MCP is served on {}", settings.path),
+        ));
+    }
+    if let Some(origin) = head.header("origin")
+        && !origin_allowed(origin, &settings.allowed_origins)
+    {
+        return Err(Response::error(
+            403,
+            TRANSPORT_ERROR,
+            "forbidden: this Origin is not allowed (see MEDIA_MCP_HTTP_ALLOWED_ORIGINS)",
+        ));
+    }
+    if head.method != "POST" {
+        return Err(Response::error(
+            405,
+            TRANSPORT_ERROR,
+            "method not allowed: this stateless server answers POST only",
+        )
+        .with_header("allow", "POST"));
+    }
+    let identity = auth::authenticate(&settings.auth, settings.user_header.as_deref(), |name| {
+        head.header(name)
+    })
+    .map_err(|e| {
+        Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
+            .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
+    })?;
+    let content_type = head.header_str("content-type").unwrap_or("");
+    if !media_type(content_type).eq_ignore_ascii_case("application/json") {
+        return Err(Response::error(
+            415,
+            TRANSPORT_ERROR,
+            "unsupported media type: send Content-Type: application/json",
+        ));
+    }
+    let format = reply_format(head.header_str("accept")).ok_or_else(|| {
+        Response::error(
+            406,
+            TRANSPORT_ERROR,
+            "not acceptable: accept application/json or text/event-stream",
+        )
+    })?;
+    if let Some(version) = head.header_str("mcp-protocol-version")
+        && !SUPPORTED_PROTOCOL_VERSIONS.contains(&version)
+    {
+        return Err(Response::error(
+            400,
+            TRANSPORT_ERROR,
+            &format!(
+                "unsupported MCP-Protocol-Version {version:?}; supported: {}",
+                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+            ),
+        ));
+    }
+    if let Some(length) = head.header_str("content-length")
+        && length
+            .parse::<u64>()
+            .map_or(true, |n| n > MAX_BODY_BYTES as u64)
+    {
+        return Err(too_large());
+    }
+    Ok(Admitted {
+        identity,
+        format,
+        body_cap: MAX_BODY_BYTES,
+    })
+}
+
+/// The 413 answer (also sent when a body without `Content-Length` grows past the cap).
+pub fn too_large() -> Response {
+    Response::error(
+        413,
+        TRANSPORT_ERROR,
+        &format!("payload too large: the limit is {MAX_BODY_BYTES} bytes"),
+    )
+}
+
+/// `type/subtype` of a media type, without parameters.
+fn media_type(value: &str) -> &str {
+    value.split(';').next().unwrap_or("").trim()
+}
+
+/// The answer format an `Accept` header allows: JSON when it can, else an event stream.
+/// A missing header accepts anything; a range with `q=0` is refused.
+fn reply_format(accept: Option<&str>) -> Option<ReplyFormat> {
+    let Some(accept) = accept else {
+        return Some(ReplyFormat::Json);
+    };
+    let ranges: Vec<&str> = accept
+        .split(',')
+        .filter(|range| {
+            !range.split(';').skip(1).any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            })
+        })
+        .map(media_type)
+        .collect();
+    let allows = |kind: &str| {
+        let (major, _) = kind.split_once('/').unwrap_or((kind, ""));
+        ranges.iter().any(|r| {
+            r.eq_ignore_ascii_case(kind)
+                || *r == "*/*"
+                || r.strip_suffix("/*")
+                    .is_some_and(|m| m.eq_ignore_ascii_case(major))
+        })
+    };
+    if allows("application/json") {
+        Some(ReplyFormat::Json)
+    } else if allows("text/event-stream") {
+        Some(ReplyFormat::EventStream)
+    } else {
+        None
+    }
+}
+
+/// Whether a browser `Origin` may call: loopback origins and the configured list.
+fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
+    let Ok(origin) = core::str::from_utf8(origin) else {
+        return false;
+    };
+    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+    if allowed.contains(&origin) {
+        return true;
+    }
+    let Some(("http" | "https", authority)) = origin.split_once("://") else {
+        return false;
+    };
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        rest.split_once(']').map(|(h, _)| h)
+    } else {
+        authority.split(':').next()
+    };
+    matches!(host, Some("localhost" | "127.0.0.1" | "::1"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::{AuthMode, TokenTable};
+
+    const TOKEN: &str = "alice-token-0123456789";
+
+    fn settings() -> Settings {
+        Settings {
+            path: "/mcp".into(),
+            auth: AuthMode::Tokens(TokenTable::parse(&format!("alice={TOKEN}")).unwrap()),
+            user_header: None,
+            allowed_origins: vec!["https://chat.example.com".into()],
+            secrets: Vec::new(),
+        }
+    }
+
+    fn headers(extra: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
+        let mut h: Vec<(String, Vec<u8>)> = vec![
+            ("authorization".into(), format!("Bearer {TOKEN}").into()),
+            ("content-type".into(), b"application/json".to_vec()),
+            (
+                "accept".into(),
+                b"application/json, text/event-stream".to_vec(),
+            ),
+        ];
+        for (k, v) in extra {
+            h.retain(|(n, _)| n != k);
+            if !v.is_empty() {
+                h.push(((*k).into(), v.as_bytes().to_vec()));
+            }
+        }
+        h
+    }
+
+    fn admit_with(method: &str, path: &str, extra: &[(&str, &str)]) -> Result<Admitted, Response> {
+        let h = headers(extra);
+        admit(
+            &settings(),
+            &Head {
+                method,
+                path_with_query: path,
+                headers: &h,
+            },
+        )
+    }
+
+    fn status(r: Result<Admitted, Response>) -> u16 {
+        match r {
+            Ok(_) => 200,
+            Err(r) => r.status,
+        }
+    }
+
+    fn header<'r>(r: &'r Response, name: &str) -> Option<&'r str> {
+        r.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn a_well_formed_post_is_admitted_as_its_user() {
+        let a = admit_with("POST", "/mcp?x=1", &[]).unwrap();
+        assert_eq!(a.identity, Identity::User("alice".into()));
+        assert_eq!(a.format, ReplyFormat::Json);
+        assert_eq!(a.body_cap, MAX_BODY_BYTES);
+    }
+
+    #[test]
+    fn other_paths_are_404() {
+        assert_eq!(status(admit_with("POST", "/", &[])), 404);
+        assert_eq!(status(admit_with("POST", "/mcp/", &[])), 404);
+    }
+
+    #[test]
+    fn get_and_delete_are_405_with_allow_post() {
+        for method in ["GET", "DELETE", "PUT", "OPTIONS"] {
+            let r = admit_with(method, "/mcp", &[]).unwrap_err();
+            assert_eq!(r.status, 405, "{method}");
+            assert_eq!(header(&r, "allow"), Some("POST"));
+        }
+    }
+
+    #[test]
+    fn missing_or_wrong_token_is_401_with_www_authenticate() {
+        for value in ["", "Bearer nope-nope-nope-nope", TOKEN] {
+            let r = admit_with("POST", "/mcp", &[("authorization", value)]).unwrap_err();
+            assert_eq!(r.status, 401);
+            assert!(
+                header(&r, "www-authenticate")
+                    .unwrap()
+                    .starts_with("Bearer")
+            );
+            let body = String::from_utf8(r.body).unwrap();
+            assert!(!body.contains(TOKEN), "{body}");
+        }
+    }
+
+    #[test]
+    fn origins_loopback_and_configured_pass_others_are_403() {
+        for ok in [
+            "http://localhost:6274",
+            "http://127.0.0.1",
+            "https://[::1]:8443",
+            "https://Chat.Example.com",
+        ] {
+            assert_eq!(
+                status(admit_with("POST", "/mcp", &[("origin", ok)])),
+                200,
+                "{ok}"
+            );
+        }
+        for bad in [
+            "https://evil.example",
+            "http://localhost.evil.example",
+            "null",
+            "https://chat.example.com:444",
+            "file://localhost",
+        ] {
+            assert_eq!(
+                status(admit_with("POST", "/mcp", &[("origin", bad)])),
+                403,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn origin_is_checked_before_authentication() {
+        let r = admit_with(
+            "POST",
+            "/mcp",
+            &[("origin", "https://evil.example"), ("authorization", "")],
+        );
+        assert_eq!(status(r), 403);
+    }
+
+    #[test]
+    fn content_type_must_be_json() {
+        assert_eq!(
+            status(admit_with("POST", "/mcp", &[("content-type", "")])),
+            415
+        );
+        assert_eq!(
+            status(admit_with(
+                "POST",
+                "/mcp",
+                &[("content-type", "text/plain")]
+            )),
+            415
+        );
+        assert_eq!(
+            status(admit_with(
+                "POST",
+                "/mcp",
+                &[("content-type", "Application/JSON; charset=utf-8")]
+            )),
+            200
+        );
+    }
+
+    #[test]
+    fn accept_picks_json_or_event_stream_or_406() {
+        let format = |accept: &str| admit_with("POST", "/mcp", &[("accept", accept)]);
+        assert_eq!(format("").unwrap().format, ReplyFormat::Json);
+        assert_eq!(format("*/*").unwrap().format, ReplyFormat::Json);
+        assert_eq!(format("application/*").unwrap().format, ReplyFormat::Json);
+        assert_eq!(
+            format("text/event-stream").unwrap().format,
+            ReplyFormat::EventStream
+        );
+        assert_eq!(
+            format("application/json;q=0, text/event-stream")
+                .unwrap()
+                .format,
+            ReplyFormat::EventStream
+        );
+        for bad in [
+            "text/html",
+            "application/xml, text/plain",
+            "application/json;q=0",
+        ] {
+            assert_eq!(status(format(bad)), 406, "{bad}");
+        }
+    }
+
+    #[test]
+    fn protocol_version_header_must_be_supported() {
+        for v in SUPPORTED_PROTOCOL_VERSIONS {
+            assert_eq!(
+                status(admit_with("POST", "/mcp", &[("mcp-protocol-version", v)])),
+                200
+            );
+        }
+        let r = admit_with("POST", "/mcp", &[("mcp-protocol-version", "2024-11-05")]).unwrap_err();
+        assert_eq!(r.status, 400);
+        assert!(String::from_utf8(r.body).unwrap().contains("2025-06-18"));
+    }
+
+    #[test]
+    fn declared_oversized_bodies_are_413() {
+        let over = (MAX_BODY_BYTES + 1).to_string();
+        assert_eq!(
+            status(admit_with("POST", "/mcp", &[("content-length", &over)])),
+            413
+        );
+        assert_eq!(
+            status(admit_with(
+                "POST",
+                "/mcp",
+                &[("content-length", "nonsense")]
+            )),
+            413
+        );
+        let at = MAX_BODY_BYTES.to_string();
+        assert_eq!(
+            status(admit_with("POST", "/mcp", &[("content-length", &at)])),
+            200
+        );
+    }
+
+    #[test]
+    fn refusals_are_json_rpc_errors_without_id() {
+        let r = admit_with("GET", "/mcp", &[]).unwrap_err();
+        let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(body["jsonrpc"], "2.0");
+        assert_eq!(body["id"], serde_json::Value::Null);
+        assert_eq!(body["error"]["code"], TRANSPORT_ERROR);
+        assert_eq!(header(&r, "content-type"), Some("application/json"));
+    }
+}

@@ -1,0 +1,705 @@
+//! MCP over one JSON-RPC message per POST, statelessly: `initialize`, `ping`, `tools/list`,
+//! `tools/call`; notifications and client responses are acknowledged with 202. No session id
+//! is issued, so any replica can answer any request.
+//!
+//! Tool results are mapped as the stdio harness maps them: the envelope in
+//! `structuredContent`, the same object as one text block, `isError` from the plugin, an unknown
+//! tool as JSON-RPC -32602.
+
+use serde_json::{Map, Value, json};
+
+use crate::auth::Identity;
+pub use crate::http::SUPPORTED_PROTOCOL_VERSIONS;
+use crate::http::{Admitted, ReplyFormat, Response};
+use crate::prelude::*;
+
+/// The `_meta` key the stdio harness reads the acting user from; over HTTP the user comes from
+/// authentication only, so a request carrying it is refused.
+pub const PRINCIPAL_META_KEY: &str = "media-mcp/principal";
+
+/// The server's name in `serverInfo` (as over stdio).
+pub const SERVER_NAME: &str = "media-mcp";
+
+/// JSON-RPC error codes.
+pub mod code {
+    /// The body is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a JSON-RPC request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad parameters, or an unknown tool.
+    pub const INVALID_PARAMS: i64 = -32602;
+}
+
+/// One tool as the plugin lists it (schemas and annotations as JSON text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolRecord {
+    /// Unique name.
+    pub name: String,
+    /// Human-readable title (may be empty).
+    pub title: String,
+    /// What the tool does.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub input_schema: String,
+    /// JSON Schema of the result.
+    pub output_schema: String,
+    /// MCP tool annotations.
+    pub annotations: String,
+}
+
+/// The plugin's answer to a call that reached a tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// The envelope, as JSON text.
+    pub structured: String,
+    /// The text block.
+    pub text: String,
+    /// MCP `isError`.
+    pub is_error: bool,
+}
+
+/// The plugin as the transport sees it.
+pub trait Tools {
+    /// The catalogue.
+    fn list(&self) -> Vec<ToolRecord>;
+    /// A new id, unique per call, echoed as the result's `correlation_id`.
+    fn correlation_id(&self) -> String;
+    /// Calls one tool as `principal` (`None`: the plugin's default user).
+    ///
+    /// # Errors
+    ///
+    /// The name of a tool the plugin does not have.
+    fn call(
+        &self,
+        name: &str,
+        arguments: &str,
+        correlation_id: &str,
+        principal: Option<String>,
+    ) -> Result<ToolOutcome, String>;
+}
+
+/// Answers one admitted POST body. `secrets` are replaced in every tool result.
+pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[String]) -> Response {
+    let message: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(_) => {
+            return Response::error(400, code::PARSE_ERROR, "parse error: the body is not JSON");
+        }
+    };
+    let Value::Object(message) = message else {
+        let what = if message.is_array() {
+            "batch requests are not supported: send one JSON-RPC message per POST"
+        } else {
+            "invalid request: the body must be a JSON-RPC message object"
+        };
+        return Response::error(400, code::INVALID_REQUEST, what);
+    };
+    if message.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+        return Response::error(
+            400,
+            code::INVALID_REQUEST,
+            "invalid request: jsonrpc must be \"2.0\"",
+        );
+    }
+    let id = message.get("id");
+    let Some(method) = message.get("method") else {
+        // A client's response to a server request (there are none) is acknowledged.
+        let response = id.is_some_and(valid_id)
+            && (message.contains_key("result") || message.contains_key("error"));
+        return if response {
+            Response::accepted()
+        } else {
+            Response::error(
+                400,
+                code::INVALID_REQUEST,
+                "invalid request: neither a request, a notification nor a response",
+            )
+        };
+    };
+    let Value::String(method) = method else {
+        return Response::error(
+            400,
+            code::INVALID_REQUEST,
+            "invalid request: method must be a string",
+        );
+    };
+    let Some(id) = id else {
+        return Response::accepted();
+    };
+    if !valid_id(id) {
+        return Response::error(
+            400,
+            code::INVALID_REQUEST,
+            "invalid request: id must be a string or a number",
+        );
+    }
+    let params = match message.get("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(p)) => p.clone(),
+        Some(_) => {
+            return reply(
+                admitted.format,
+                id,
+                Err(invalid_params("params must be an object")),
+            );
+        }
+    };
+    let outcome = match method.as_str() {
+        "initialize" => Ok(initialize(&params)),
+        "ping" => Ok(json!({})),
+        "tools/list" => list_tools(tools),
+        "tools/call" => call_tool(&params, &admitted.identity, tools, secrets),
+        other => Err(RpcError {
+            code: code::METHOD_NOT_FOUND,
+            message: format!("method not found: {other}"),
+        }),
+    };
+    reply(admitted.format, id, outcome)
+}
+
+fn valid_id(id: &Value) -> bool {
+    matches!(id, Value::String(_) | Value::Number(_))
+}
+
+/// A JSON-RPC error answered with HTTP 200 (the request itself was well formed).
+#[derive(Debug)]
+struct RpcError {
+    code: i64,
+    message: String,
+}
+
+fn invalid_params(message: &str) -> RpcError {
+    RpcError {
+        code: code::INVALID_PARAMS,
+        message: message.to_owned(),
+    }
+}
+
+fn reply(format: ReplyFormat, id: &Value, outcome: Result<Value, RpcError>) -> Response {
+    let message = match outcome {
+        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        Err(e) => {
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": e.code, "message": e.message}})
+        }
+    };
+    match format {
+        ReplyFormat::Json => Response::json(200, &message),
+        ReplyFormat::EventStream => Response {
+            status: 200,
+            headers: vec![
+                ("content-type", "text/event-stream".to_owned()),
+                ("cache-control", "no-cache".to_owned()),
+            ],
+            body: format!("event: message\ndata: {message}\n\n").into_bytes(),
+        },
+    }
+}
+
+fn initialize(params: &Map<String, Value>) -> Value {
+    let requested = params.get("protocolVersion").and_then(Value::as_str);
+    let version = requested
+        .filter(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(v))
+        .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0]);
+    json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+fn json_object(field: &str, text: &str, tool: &str) -> Result<Value, RpcError> {
+    match serde_json::from_str(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        _ => Err(RpcError {
+            code: -32603,
+            message: format!(
+                "the plugin listed tool {tool:?} with a {field} that is not a JSON object"
+            ),
+        }),
+    }
+}
+
+fn list_tools(tools: &dyn Tools) -> Result<Value, RpcError> {
+    let mut listed = Vec::new();
+    for t in tools.list() {
+        let mut tool = Map::new();
+        tool.insert("name".into(), Value::String(t.name.clone()));
+        if !t.title.is_empty() {
+            tool.insert("title".into(), Value::String(t.title));
+        }
+        tool.insert("description".into(), Value::String(t.description));
+        tool.insert(
+            "inputSchema".into(),
+            json_object("inputSchema", &t.input_schema, &t.name)?,
+        );
+        tool.insert(
+            "outputSchema".into(),
+            json_object("outputSchema", &t.output_schema, &t.name)?,
+        );
+        tool.insert(
+            "annotations".into(),
+            json_object("annotations", &t.annotations, &t.name)?,
+        );
+        listed.push(Value::Object(tool));
+    }
+    Ok(json!({"tools": listed}))
+}
+
+fn call_tool(
+    params: &Map<String, Value>,
+    identity: &Identity,
+    tools: &dyn Tools,
+    secrets: &[String],
+) -> Result<Value, RpcError> {
+    let Some(Value::String(name)) = params.get("name") else {
+        return Err(invalid_params(
+            "params.name must be the tool name (a string)",
+        ));
+    };
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => "{}".to_owned(),
+        Some(v @ Value::Object(_)) => v.to_string(),
+        Some(_) => return Err(invalid_params("params.arguments must be an object")),
+    };
+    if let Some(Value::Object(meta)) = params.get("_meta")
+        && meta.contains_key(PRINCIPAL_META_KEY)
+    {
+        return Err(invalid_params(&format!(
+            "_meta[\"{PRINCIPAL_META_KEY}\"] is not accepted over HTTP: the user a call acts as \
+             comes from its bearer token"
+        )));
+    }
+    let principal = match identity {
+        Identity::User(user) => Some(user.clone()),
+        Identity::Default => None,
+    };
+    let correlation_id = tools.correlation_id();
+    let outcome = tools
+        .call(name, &arguments, &correlation_id, principal)
+        .map_err(|unknown| invalid_params(&format!("unknown tool: {unknown}")))?;
+    let (structured, text) = match serde_json::from_str::<Value>(&outcome.structured) {
+        Ok(mut value) => {
+            if redact(&mut value, secrets) {
+                let text = value.to_string();
+                (value, text)
+            } else {
+                (value, outcome.text)
+            }
+        }
+        Err(_) => {
+            let value = json!({
+                "ok": false,
+                "operation": name,
+                "error": {"code": "INTERNAL_ERROR", "message": "the plugin returned an invalid result", "retryable": false},
+                "warnings": [],
+                "truncated": false,
+                "correlation_id": correlation_id,
+            });
+            let text = value.to_string();
+            return Ok(result(value, text, true));
+        }
+    };
+    Ok(result(structured, text, outcome.is_error))
+}
+
+fn result(structured: Value, text: String, is_error: bool) -> Value {
+    json!({
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": is_error,
+    })
+}
+
+/// Replaces every secret inside `value` (strings and object keys) with `[redacted]`; `true`
+/// when something was replaced.
+fn redact(value: &mut Value, secrets: &[String]) -> bool {
+    fn clean(text: &str, secrets: &[String]) -> Option<String> {
+        secrets.iter().any(|s| text.contains(s.as_str())).then(|| {
+            secrets
+                .iter()
+                .fold(text.to_owned(), |t, s| t.replace(s.as_str(), "[redacted]"))
+        })
+    }
+    match value {
+        Value::String(s) => clean(s, secrets).map(|c| *s = c).is_some(),
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, v| redact(v, secrets) | any),
+        Value::Object(map) => {
+            let mut any = false;
+            let entries = core::mem::take(map);
+            for (k, mut v) in entries {
+                any |= redact(&mut v, secrets);
+                let k = match clean(&k, secrets) {
+                    Some(c) => {
+                        any = true;
+                        c
+                    }
+                    None => k,
+                };
+                map.insert(k, v);
+            }
+            any
+        }
+        _ => false,
+    }
+}
+
+/// A version-4 UUID (the harness's correlation-id format) from 128 random bits.
+pub fn uuid_v4(a: u64, b: u64) -> String {
+    let a = (a & !0xf000) | 0x4000;
+    let b = (b & !(0xc000 << 48)) | (0x8000 << 48);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xffff,
+        b >> 48,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::RefCell;
+
+    /// A plugin with one tool, `echo`, recording who each call acted as.
+    #[derive(Default)]
+    struct FakeTools {
+        calls: RefCell<Vec<(String, String, Option<String>)>>,
+        structured: Option<String>,
+    }
+
+    impl Tools for FakeTools {
+        fn list(&self) -> Vec<ToolRecord> {
+            vec![ToolRecord {
+                name: "echo".into(),
+                title: "Echo".into(),
+                description: "Echoes".into(),
+                input_schema: r#"{"type":"object"}"#.into(),
+                output_schema: r#"{"type":"object"}"#.into(),
+                annotations: r#"{"readOnlyHint":true}"#.into(),
+            }]
+        }
+
+        fn correlation_id(&self) -> String {
+            format!("c-{}", self.calls.borrow().len())
+        }
+
+        fn call(
+            &self,
+            name: &str,
+            arguments: &str,
+            _correlation_id: &str,
+            principal: Option<String>,
+        ) -> Result<ToolOutcome, String> {
+            if name != "echo" {
+                return Err(name.to_owned());
+            }
+            self.calls
+                .borrow_mut()
+                .push((name.into(), arguments.into(), principal));
+            let structured = self
+                .structured
+                .clone()
+                .unwrap_or_else(|| format!(r#"{{"ok":true,"args":{arguments}}}"#));
+            Ok(ToolOutcome {
+                text: structured.clone(),
+                is_error: structured.contains(r#""ok":false"#),
+                structured,
+            })
+        }
+    }
+
+    fn admitted(identity: Identity) -> Admitted {
+        Admitted {
+            identity,
+            format: ReplyFormat::Json,
+            body_cap: 1 << 20,
+        }
+    }
+
+    fn post(tools: &FakeTools, body: &str) -> (u16, Value) {
+        let r = handle(
+            body.as_bytes(),
+            &admitted(Identity::User("alice".into())),
+            tools,
+            &[],
+        );
+        let v = if r.body.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&r.body).unwrap()
+        };
+        (r.status, v)
+    }
+
+    #[test]
+    fn uuids_have_version_4_and_the_rfc_variant() {
+        assert_eq!(uuid_v4(0, 0), "00000000-0000-4000-8000-000000000000");
+        assert_eq!(
+            uuid_v4(u64::MAX, u64::MAX),
+            "ffffffff-ffff-4fff-bfff-ffffffffffff"
+        );
+        assert_eq!(
+            uuid_v4(0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210),
+            "01234567-89ab-4def-bedc-ba9876543210"
+        );
+    }
+
+    #[test]
+    fn initialize_negotiates_supported_versions() {
+        let t = FakeTools::default();
+        for (asked, answered) in [
+            ("2025-03-26", "2025-03-26"),
+            ("2025-06-18", "2025-06-18"),
+            ("2025-11-25", "2025-11-25"),
+            ("2024-11-05", "2025-11-25"),
+        ] {
+            let (status, v) = post(
+                &t,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{asked}","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+                ),
+            );
+            assert_eq!(status, 200);
+            assert_eq!(v["id"], 1);
+            assert_eq!(v["result"]["protocolVersion"], answered);
+            assert_eq!(v["result"]["capabilities"], json!({"tools": {}}));
+            assert_eq!(v["result"]["serverInfo"]["name"], "media-mcp");
+        }
+    }
+
+    #[test]
+    fn ping_and_list() {
+        let t = FakeTools::default();
+        let (_, v) = post(&t, r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+        assert_eq!(v, json!({"jsonrpc":"2.0","id":"p","result":{}}));
+        let (_, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+        );
+        assert_eq!(
+            v["result"]["tools"],
+            json!([{"name":"echo","title":"Echo","description":"Echoes",
+                    "inputSchema":{"type":"object"},"outputSchema":{"type":"object"},
+                    "annotations":{"readOnlyHint":true}}])
+        );
+    }
+
+    #[test]
+    fn calls_act_as_the_authenticated_user_and_map_results() {
+        let t = FakeTools::default();
+        let (status, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"q":1}}}"#,
+        );
+        assert_eq!(status, 200);
+        let r = &v["result"];
+        assert_eq!(r["isError"], false);
+        assert_eq!(
+            r["structuredContent"],
+            json!({"ok": true, "args": {"q": 1}})
+        );
+        assert_eq!(
+            r["content"],
+            json!([{"type":"text","text":"{\"ok\":true,\"args\":{\"q\":1}}"}])
+        );
+        assert_eq!(
+            t.calls.borrow().as_slice(),
+            [("echo".into(), r#"{"q":1}"#.into(), Some("alice".into()))]
+        );
+        let r = handle(
+            br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo"}}"#,
+            &admitted(Identity::Default),
+            &t,
+            &[],
+        );
+        assert_eq!(r.status, 200);
+        assert_eq!(t.calls.borrow()[1], ("echo".into(), "{}".into(), None));
+    }
+
+    #[test]
+    fn tool_failures_are_results_with_is_error() {
+        let t = FakeTools {
+            structured: Some(r#"{"ok":false,"error":{"code":"NOT_FOUND"}}"#.into()),
+            ..FakeTools::default()
+        };
+        let (_, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo"}}"#,
+        );
+        assert_eq!(v["result"]["isError"], true);
+        assert_eq!(
+            v["result"]["structuredContent"]["error"]["code"],
+            "NOT_FOUND"
+        );
+    }
+
+    #[test]
+    fn the_principal_cannot_be_overridden_with_meta() {
+        let t = FakeTools::default();
+        let (status, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","_meta":{"media-mcp/principal":"admin"}}}"#,
+        );
+        assert_eq!(status, 200);
+        assert_eq!(v["error"]["code"], code::INVALID_PARAMS);
+        assert!(t.calls.borrow().is_empty());
+        // Other _meta keys (progress tokens) are fine.
+        let (_, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","_meta":{"progressToken":1}}}"#,
+        );
+        assert_eq!(v["result"]["isError"], false);
+    }
+
+    #[test]
+    fn protocol_errors() {
+        let t = FakeTools::default();
+        let cases = [
+            ("{", 400, code::PARSE_ERROR),
+            (
+                r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+                400,
+                code::INVALID_REQUEST,
+            ),
+            ("3", 400, code::INVALID_REQUEST),
+            (r#"{"id":1,"method":"ping"}"#, 400, code::INVALID_REQUEST),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+                400,
+                code::INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+                400,
+                code::INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#,
+                400,
+                code::INVALID_REQUEST,
+            ),
+            (r#"{"jsonrpc":"2.0","id":1}"#, 400, code::INVALID_REQUEST),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#,
+                200,
+                code::METHOD_NOT_FOUND,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#,
+                200,
+                code::INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#,
+                200,
+                code::INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":[1]}}"#,
+                200,
+                code::INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[]}"#,
+                200,
+                code::INVALID_PARAMS,
+            ),
+        ];
+        for (body, status, code) in cases {
+            let (s, v) = post(&t, body);
+            assert_eq!(
+                (s, v["error"]["code"].as_i64()),
+                (status, Some(code)),
+                "{body}: {v}"
+            );
+        }
+        let (_, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#,
+        );
+        assert_eq!(v["error"]["message"], "unknown tool: nope");
+        assert_eq!(v["id"], 1);
+    }
+
+    #[test]
+    fn notifications_and_client_responses_are_202_without_body() {
+        let t = FakeTools::default();
+        for body in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            r#"{"jsonrpc":"2.0","id":9,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"m"}}"#,
+        ] {
+            let r = handle(body.as_bytes(), &admitted(Identity::Default), &t, &[]);
+            assert_eq!((r.status, r.body.len()), (202, 0), "{body}");
+        }
+    }
+
+    #[test]
+    fn event_stream_replies_are_one_message_event() {
+        let t = FakeTools::default();
+        let mut a = admitted(Identity::Default);
+        a.format = ReplyFormat::EventStream;
+        let r = handle(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, &a, &t, &[]);
+        assert_eq!(
+            r.headers[0],
+            ("content-type", "text/event-stream".to_owned())
+        );
+        assert_eq!(
+            String::from_utf8(r.body).unwrap(),
+            "event: message\ndata: {\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}\n\n"
+        );
+    }
+
+    #[test]
+    fn secrets_are_redacted_from_structured_content_and_text() {
+        let key = "0123456789abcdef0123".to_owned();
+        let t = FakeTools {
+            structured: Some(format!(
+                r#"{{"ok":false,"error":{{"message":"bad key {key}"}},"{key}":[{key:?}]}}"#
+            )),
+            ..FakeTools::default()
+        };
+        let r = handle(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#,
+            &admitted(Identity::Default),
+            &t,
+            core::slice::from_ref(&key),
+        );
+        let body = String::from_utf8(r.body).unwrap();
+        assert!(!body.contains(&key), "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            v["result"]["structuredContent"]["error"]["message"],
+            "bad key [redacted]"
+        );
+        assert_eq!(
+            v["result"]["structuredContent"]["[redacted]"],
+            json!(["[redacted]"])
+        );
+    }
+
+    #[test]
+    fn an_invalid_plugin_result_is_an_internal_error_envelope() {
+        let t = FakeTools {
+            structured: Some("not json".into()),
+            ..FakeTools::default()
+        };
+        let (_, v) = post(
+            &t,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#,
+        );
+        assert_eq!(v["result"]["isError"], true);
+        assert_eq!(
+            v["result"]["structuredContent"]["error"]["code"],
+            "INTERNAL_ERROR"
+        );
+        assert_eq!(v["result"]["structuredContent"]["correlation_id"], "c-0");
+    }
+}
