@@ -6,6 +6,9 @@ use media_mcp_fakes::ombi::FakeOmbi;
 use media_mcp_tests::{Env, Harness, fresh_dir, run_cli, structured};
 use serde_json::{Value, json};
 
+/// The harness refuses keys shorter than 8 characters at start.
+const KEY: &str = "selection-test-key";
+
 fn names(h: &mut Harness) -> Vec<String> {
     let r = h.rpc("tools/list", json!({}));
     r["result"]["tools"]
@@ -17,14 +20,14 @@ fn names(h: &mut Harness) -> Vec<String> {
 }
 
 fn both(ombi: &FakeOmbi, mp: &FakeMoviePilot) -> Env {
-    Env::ombi(ombi, "k")
+    Env::ombi(ombi, KEY)
         .set("MOVIEPILOT_URL", &mp.mcp_url())
         .set("MOVIEPILOT_API_KEY", mp.key())
 }
 
 #[test]
 fn read_only_lists_no_writer_and_refuses_writes_with_nothing_sent() {
-    let ombi = FakeOmbi::start("k").unwrap();
+    let ombi = FakeOmbi::start(KEY).unwrap();
     let mp = FakeMoviePilot::start();
     let env = both(&ombi, &mp).set("MEDIA_MCP_READ_ONLY", "1");
     let mut h = Harness::serve_initialized(&env, "2025-11-25");
@@ -65,7 +68,7 @@ fn read_only_lists_no_writer_and_refuses_writes_with_nothing_sent() {
 
 #[test]
 fn a_selection_lists_a_subset_and_hidden_tools_are_unknown() {
-    let ombi = FakeOmbi::start("k").unwrap();
+    let ombi = FakeOmbi::start(KEY).unwrap();
     let mp = FakeMoviePilot::start();
     let env = both(&ombi, &mp)
         .set(
@@ -115,9 +118,9 @@ fn a_bad_glob_stops_the_harness_naming_the_variable() {
 
 #[test]
 fn the_listing_cache_follows_the_selection() {
-    let ombi = FakeOmbi::start("k").unwrap();
+    let ombi = FakeOmbi::start(KEY).unwrap();
     let cache = fresh_dir("selection-listing");
-    let env = Env::ombi(&ombi, "k")
+    let env = Env::ombi(&ombi, KEY)
         .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
         .set("MEDIA_MCP_LOG", "info");
     let list = |env: &Env| {
