@@ -51,9 +51,16 @@ def search(url, out, i):
 
 
 def test_requests_beyond_the_in_flight_bound_wait_then_get_503(slow_upstream, tmp_path):
-    # One slot, a 3 s call timeout, upstream answers after 2 s: the first call ends at ~2 s,
-    # the second takes the slot and ends at ~4 s, the third waits 3 s for a slot and gets 503.
-    s = harness(slow_upstream, tmp_path, MEDIA_MCP_HTTP_MAX_IN_FLIGHT="1", MEDIA_MCP_CALL_TIMEOUT_SECS="3")
+    # One slot, a 3 s call timeout (the component's deadline 2 s, as the harness requires at
+    # least 1 s between them), upstream answers after 2 s: the first call ends at ~2 s, the
+    # second takes the slot and ends at ~4 s, the third waits 3 s for a slot and gets 503.
+    s = harness(
+        slow_upstream,
+        tmp_path,
+        MEDIA_MCP_HTTP_MAX_IN_FLIGHT="1",
+        MEDIA_MCP_CALL_TIMEOUT_SECS="3",
+        MEDIA_MCP_CALL_DEADLINE_MS="2000",
+    )
     try:
         out = [None] * 3
         threads = []
