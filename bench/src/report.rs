@@ -1,4 +1,4 @@
-//! Renders the results as `BENCHMARKS.md`: the targets of issue 6 with their measured values
+//! Renders the results as `BENCHMARKS.md`: the performance targets with their measured values
 //! first, then every table side by side (floor, ours, Python SDK peer, TypeScript SDK peer),
 //! the micro-benchmarks, the method, and the hand-written analysis from `bench/NOTES.md`.
 
