@@ -12,7 +12,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use host_harness::app::{EXIT_ERROR, EXIT_USAGE, Host, settings};
-use host_harness::cli::{COMMON_FLAGS_HELP, Common, UsageError, split_common, variables_help};
+use host_harness::cli::{
+    Common, CommonArgs, Parsed, UsageError, common_flags_help, parse_as, variables_help,
+};
 use host_harness::config::RawSettings;
 use host_harness::present;
 use media_mcp_fakes::ombi::FakeOmbi;
@@ -24,17 +26,28 @@ enum Command {
     Run { common: Common, serve: bool },
 }
 
+/// The demo's command line: the harness's shared flags and `--serve`.
+#[derive(Debug, clap::Parser)]
+#[command(name = "media-mcp-demo", disable_help_flag = true)]
+struct Cli {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// serve MCP on stdio against the fake Ombi instead of the tour
+    #[arg(long)]
+    serve: bool,
+    /// print this help text
+    #[arg(short = 'h', long, action = clap::ArgAction::Help)]
+    help: Option<bool>,
+}
+
 fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
-    let (common, rest) = split_common(args, &[])?;
-    let mut serve = false;
-    for arg in rest {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--serve" => serve = true,
-            other => return Err(UsageError(format!("unknown argument {other:?}"))),
-        }
+    match parse_as::<Cli>("media-mcp-demo", args)? {
+        Parsed::Args(cli) => Ok(Command::Run {
+            common: cli.common.into(),
+            serve: cli.serve,
+        }),
+        Parsed::Help | Parsed::Version => Ok(Command::Help),
     }
-    Ok(Command::Run { common, serve })
 }
 
 fn help() -> String {
@@ -47,10 +60,11 @@ USAGE:
     media-mcp-demo --serve [FLAGS]    serve MCP on stdio against the fake Ombi instead
 
 FLAGS:
-{COMMON_FLAGS_HELP}    -h, --help             this text
+{}    -h, --help             print this help text
 
 OMBI_URL and OMBI_API_KEY are set to the fake's; MoviePilot is switched off.
 {}",
+        common_flags_help(),
         variables_help()
     )
 }

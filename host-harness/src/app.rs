@@ -44,6 +44,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             print!("{}", crate::cli::help());
             Ok(ExitCode::SUCCESS)
         }
+        Command::Completions(shell) => {
+            print!("{}", crate::cli::completions(shell));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Version => {
             println!("host-harness {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)

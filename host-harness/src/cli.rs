@@ -1,12 +1,39 @@
-//! The command line: subcommands, flags and the `--help` text (generated from
-//! [`config::VARIABLES`](crate::config::VARIABLES), so every variable is documented).
-//! Parsing only collects what was typed; [`crate::app`] runs it.
+//! The command line: subcommands and flags (parsed by `clap` from the types below), the `--help`
+//! text (its FLAGS section generated from those types, its VARIABLES section from
+//! [`config::VARIABLES`](crate::config::VARIABLES), so every flag and variable is documented) and
+//! shell completions. Parsing only collects what was typed; [`crate::app`] runs it.
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use clap::{ArgAction, Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
+
 use crate::config::{Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, VARIABLES};
+
+/// Flags every subcommand accepts, as typed. Programs built on the harness (the demo) flatten
+/// them into their own command line and turn them into [`Common`].
+#[derive(Debug, Default, Clone, Args)]
+pub struct CommonArgs {
+    /// read settings from a TOML file (JSON if PATH ends in .json) whose keys are the variable
+    /// names below; the environment overrides the file
+    #[arg(long, value_name = "PATH", global = true, allow_hyphen_values = true)]
+    pub config: Option<PathBuf>,
+    /// the component to load (default: MEDIA_MCP_COMPONENT, else
+    /// <executable dir>/../media_mcp.wasm, i.e. target/media_mcp.wasm)
+    #[arg(long, value_name = "PATH", global = true, allow_hyphen_values = true)]
+    pub component: Option<PathBuf>,
+    /// where compiled components are cached
+    #[arg(long, value_name = "PATH", global = true, allow_hyphen_values = true)]
+    pub cache_dir: Option<PathBuf>,
+    /// compile the component on every start
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+    /// give the API keys to the component instead of injecting them
+    #[arg(long, global = true)]
+    pub pass_key_to_guest: bool,
+}
 
 /// Flags every subcommand accepts.
 #[derive(Debug, Default, Clone)]
@@ -17,10 +44,24 @@ pub struct Common {
     pub overrides: Overrides,
 }
 
+impl From<CommonArgs> for Common {
+    fn from(args: CommonArgs) -> Self {
+        Common {
+            config: args.config,
+            overrides: Overrides {
+                component: args.component,
+                cache_dir: args.cache_dir,
+                no_cache: args.no_cache,
+                pass_key_to_guest: args.pass_key_to_guest,
+            },
+        }
+    }
+}
+
 /// A parsed command line.
 #[derive(Debug, Clone)]
 pub enum Command {
-    /// `--help`.
+    /// `--help` (also `-h` or `help`, anywhere).
     Help,
     /// `--version`.
     Version,
@@ -31,7 +72,7 @@ pub enum Command {
         /// Shared flags.
         common: Common,
         /// Where to listen.
-        addr: std::net::SocketAddr,
+        addr: SocketAddr,
     },
     /// `tools`: the tool list, for people.
     Tools(Common),
@@ -46,6 +87,84 @@ pub enum Command {
         /// `--principal USER`.
         principal: Option<String>,
     },
+    /// `completions SHELL`: a completion script on stdout.
+    Completions(Shell),
+}
+
+/// The shells `host-harness completions` writes scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// GNU Bash.
+    Bash,
+    /// Z shell.
+    Zsh,
+    /// fish.
+    Fish,
+}
+
+/// The command line as clap sees it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "host-harness",
+    version,
+    about = "runs the media-mcp WebAssembly component and serves its tools over MCP",
+    propagate_version = true,
+    arg_required_else_help = false,
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
+struct Cli {
+    #[command(flatten)]
+    common: CommonArgs,
+    #[command(flatten)]
+    help: HelpFlags,
+    #[command(subcommand)]
+    command: Subcommands,
+}
+
+/// `-h` and `-V`, worded for the FLAGS section; parsing them yields [`Command::Help`] and
+/// [`Command::Version`].
+#[derive(Debug, Args)]
+struct HelpFlags {
+    /// print this help text
+    #[arg(short = 'h', long, action = ArgAction::Help, global = true)]
+    help: Option<bool>,
+    /// print the version
+    #[arg(short = 'V', long, action = ArgAction::Version, global = true)]
+    version: Option<bool>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Subcommands {
+    /// MCP over stdin/stdout, or MCP Streamable HTTP with --http
+    Serve {
+        /// MCP Streamable HTTP on ADDR (127.0.0.1:8080) instead of stdio
+        #[arg(long, value_name = "ADDR", value_parser = parse_addr, allow_hyphen_values = true)]
+        http: Option<SocketAddr>,
+    },
+    /// list the tools, for people
+    Tools,
+    /// call one tool and print the result as pretty JSON
+    Call {
+        /// the tool's name
+        name: String,
+        /// the arguments, a JSON object (default {})
+        #[arg(value_name = "JSON", default_value = "{}", allow_hyphen_values = true)]
+        arguments: String,
+        /// the Ombi user to act as, like _meta["media-mcp/principal"]
+        #[arg(long, value_name = "USER", allow_hyphen_values = true)]
+        principal: Option<String>,
+    },
+    /// print a completion script for SHELL to stdout
+    Completions {
+        /// bash, zsh or fish
+        shell: Shell,
+    },
+}
+
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    text.parse()
+        .map_err(|_| format!("--http needs an address like 127.0.0.1:8080 (got {text:?})"))
 }
 
 /// A command-line mistake, printed with a pointer to `--help`.
@@ -60,176 +179,196 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// What a command line asked for: the program's own arguments, or its help or version.
+#[derive(Debug)]
+pub enum Parsed<T> {
+    /// Parsed arguments.
+    Args(T),
+    /// `-h`, `--help` or `help`.
+    Help,
+    /// `-V` or `--version`.
+    Version,
+}
+
+/// Parses the arguments after the program name `bin` into `T`; help and version requests are
+/// returned, not printed, so that the caller prints its own text.
+///
+/// # Errors
+///
+/// Whatever clap refuses (an unknown subcommand or flag, a missing or invalid value), as clap's
+/// message without its own pointer to `--help`.
+pub fn parse_as<T: Parser>(
+    bin: &str,
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<Parsed<T>, UsageError> {
+    let argv = std::iter::once(OsString::from(bin)).chain(args);
+    match T::try_parse_from(argv) {
+        Ok(parsed) => Ok(Parsed::Args(parsed)),
+        Err(e) => match e.kind() {
+            clap::error::ErrorKind::DisplayHelp => Ok(Parsed::Help),
+            clap::error::ErrorKind::DisplayVersion => Ok(Parsed::Version),
+            _ => Err(usage_error(&e)),
+        },
+    }
+}
+
+/// clap's message without the `error: ` prefix and the closing `For more information` line,
+/// which the programs print in their own words.
+fn usage_error(e: &clap::Error) -> UsageError {
+    let rendered = e.render().to_string();
+    let text = rendered.trim_end();
+    let text = text.strip_prefix("error: ").unwrap_or(text);
+    let text = text
+        .strip_suffix("For more information, try '--help'.")
+        .unwrap_or(text);
+    UsageError(text.trim_end().to_owned())
+}
+
 /// Parses the arguments after the program name.
 ///
 /// # Errors
 ///
-/// Unknown subcommand or flag, a missing value, or non-UTF-8 arguments.
+/// Unknown subcommand or flag, a missing or invalid value, or non-UTF-8 text where text is
+/// needed.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
-    let (common, rest) = split_common(args, &["--principal", "--http"])?;
-    let mut args = rest.into_iter();
-    let mut subcommand = None;
-    let mut positional = Vec::new();
-    let mut principal = None;
-    let mut http = None;
-    while let Some(arg) = args.next() {
-        let (flag, inline) = split_inline(&arg);
-        match flag.as_str() {
-            "-h" | "--help" | "help" if subcommand.is_none() || flag != "help" => {
-                return Ok(Command::Help);
-            }
-            "-V" | "--version" => return Ok(Command::Version),
-            "--principal" => principal = Some(value(inline, &mut args, "--principal")?),
-            "--http" => http = Some(value(inline, &mut args, "--http")?),
-            "--" => positional.extend(args.by_ref()),
-            f if is_flag(f) => return Err(UsageError(format!("unknown flag {f}"))),
-            _ if subcommand.is_none() => subcommand = Some(arg),
-            _ => positional.push(arg),
-        }
-    }
-    if principal.is_some() && subcommand.as_deref() != Some("call") {
-        return Err(UsageError("--principal only applies to `call`".into()));
-    }
-    if http.is_some() && subcommand.as_deref() != Some("serve") {
-        return Err(UsageError("--http only applies to `serve`".into()));
-    }
-    let no_positional = |name: &str| -> Result<(), UsageError> {
-        match positional.first() {
-            Some(extra) => Err(UsageError(format!(
-                "`{name}` takes no argument (got {extra:?})"
-            ))),
-            None => Ok(()),
-        }
+    let cli = match parse_as::<Cli>(BIN, args)? {
+        Parsed::Args(cli) => cli,
+        Parsed::Help => return Ok(Command::Help),
+        Parsed::Version => return Ok(Command::Version),
     };
-    match subcommand.as_deref() {
-        None => Err(UsageError("missing subcommand (serve, tools, call)".into())),
-        Some("serve") => {
-            no_positional("serve")?;
-            match http {
-                None => Ok(Command::Serve(common)),
-                Some(addr) => Ok(Command::ServeHttp {
-                    common,
-                    addr: addr.parse().map_err(|_| {
-                        UsageError(format!(
-                            "--http needs an address like 127.0.0.1:8080 (got {addr:?})"
-                        ))
-                    })?,
-                }),
-            }
-        }
-        Some("tools") => {
-            no_positional("tools")?;
-            Ok(Command::Tools(common))
-        }
-        Some("call") => {
-            let mut positional = positional.into_iter();
-            let name = positional
-                .next()
-                .ok_or_else(|| UsageError("`call` needs a tool name".into()))?;
-            let arguments = positional.next().unwrap_or_else(|| "{}".to_owned());
-            if let Some(extra) = positional.next() {
-                return Err(UsageError(format!(
-                    "`call` takes NAME and one JSON argument (got extra {extra:?})"
-                )));
-            }
-            Ok(Command::Call {
-                common,
-                name,
-                arguments,
-                principal,
-            })
-        }
-        Some(other) => Err(UsageError(format!(
-            "unknown subcommand {other:?} (serve, tools, call)"
-        ))),
+    let common = Common::from(cli.common);
+    Ok(match cli.command {
+        Subcommands::Serve { http: None } => Command::Serve(common),
+        Subcommands::Serve { http: Some(addr) } => Command::ServeHttp { common, addr },
+        Subcommands::Tools => Command::Tools(common),
+        Subcommands::Call {
+            name,
+            arguments,
+            principal,
+        } => Command::Call {
+            common,
+            name,
+            arguments,
+            principal,
+        },
+        Subcommands::Completions { shell } => Command::Completions(shell),
+    })
+}
+
+const BIN: &str = "host-harness";
+
+/// The completion script for `shell`: subcommands, flags and the shells `completions` takes.
+pub fn completions(shell: Shell) -> String {
+    let generator = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(generator, &mut Cli::command(), BIN, &mut script);
+    let script = String::from_utf8_lossy(&script).into_owned();
+    match shell {
+        Shell::Bash => fix_bash_case_labels(&script),
+        Shell::Zsh | Shell::Fish => script,
     }
 }
 
-/// Takes the [`Common`] flags out of `args` and returns them with the rest, in order. Flags
-/// named in `with_value` are the caller's own flags that take a value: they and their values
-/// are passed through untouched, as is everything from `--` on.
-///
-/// # Errors
-///
-/// A common flag without its value, or non-UTF-8 arguments.
-pub fn split_common(
-    args: impl IntoIterator<Item = OsString>,
-    with_value: &[&str],
-) -> Result<(Common, Vec<String>), UsageError> {
-    let mut args = args
-        .into_iter()
-        .map(|a| {
-            a.into_string()
-                .map_err(|a| UsageError(format!("argument is not UTF-8: {}", a.to_string_lossy())))
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter();
-    let mut common = Common::default();
-    let mut rest = Vec::new();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = split_inline(&arg);
-        match flag.as_str() {
-            "--config" => common.config = Some(value(inline, &mut args, "--config")?.into()),
-            "--component" => {
-                common.overrides.component = Some(value(inline, &mut args, "--component")?.into());
-            }
-            "--cache-dir" => {
-                common.overrides.cache_dir = Some(value(inline, &mut args, "--cache-dir")?.into());
-            }
-            "--no-cache" => common.overrides.no_cache = true,
-            "--pass-key-to-guest" => common.overrides.pass_key_to_guest = true,
-            "--" => {
-                rest.push(arg);
-                rest.extend(args.by_ref());
-            }
-            f if with_value.contains(&f) => {
-                rest.push(arg.clone());
-                if inline.is_none() {
-                    rest.extend(args.next());
-                }
-            }
-            _ => rest.push(arg),
+/// clap_complete 4.6.12 names the bash completion states of a hyphenated program inconsistently:
+/// the loop that reads the words reaches `host__harness__subcmd__call`, but the `case` arms are
+/// labelled `host__subcmd__harness__subcmd__call`, so nothing after a subcommand would complete
+/// (clap-rs/clap issue 6421). The arms are relabelled the way the loop spells them; a generator
+/// that spells them right is left as it is.
+fn fix_bash_case_labels(script: &str) -> String {
+    let escaped = BIN.replace('-', "__");
+    let misspelt = BIN.replace('-', "__subcmd__");
+    script.replace(
+        &format!("        {misspelt}__subcmd__"),
+        &format!("        {escaped}__subcmd__"),
+    )
+}
+
+/// Where a flag's description starts in `--help`.
+const FLAG_COLUMN: usize = 27;
+/// Where a variable's description starts in `--help`.
+const VARIABLE_COLUMN: usize = 34;
+/// `--help` lines are wrapped to this width.
+const HELP_WIDTH: usize = 100;
+
+/// The `--help` lines of `command`'s flags (positionals and `-h`/`-V` left out), each
+/// description prefixed with `(scope)` when given.
+fn flags_help(command: &clap::Command, scope: Option<&str>) -> String {
+    command
+        .get_arguments()
+        .filter(|arg| !matches!(arg.get_action(), ArgAction::Help | ArgAction::Version))
+        .map(|arg| flag_line(arg, scope))
+        .collect()
+}
+
+/// One flag's `--help` entry: `-s, --long VALUE` and its description. Positionals (no long
+/// name) give nothing.
+fn flag_line(arg: &clap::Arg, scope: Option<&str>) -> String {
+    let Some(long) = arg.get_long() else {
+        return String::new();
+    };
+    let mut name = String::new();
+    if let Some(short) = arg.get_short() {
+        let _ = write!(name, "-{short}, ");
+    }
+    let _ = write!(name, "--{long}");
+    if arg.get_action().takes_values() {
+        for value in arg.get_value_names().unwrap_or_default() {
+            let _ = write!(name, " {value}");
         }
     }
-    Ok((common, rest))
+    let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+    let scope = scope.map(|s| format!("({s}) ")).unwrap_or_default();
+    entry(&name, &format!("{scope}{help}"), FLAG_COLUMN)
 }
 
-/// `--flag=value` → (`--flag`, `Some(value)`); anything else → (itself, `None`).
-fn split_inline(arg: &str) -> (String, Option<String>) {
-    match arg.split_once('=') {
-        Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
-        _ => (arg.to_owned(), None),
+/// A `--help` entry: `name` indented by four spaces, then `description` from `column`, wrapped
+/// at [`HELP_WIDTH`] (a name too long for the column gets a line of its own).
+fn entry(name: &str, description: &str, column: usize) -> String {
+    let mut text = String::new();
+    let mut line = format!("    {name}");
+    if line.len() >= column {
+        text.push_str(&line);
+        text.push('\n');
+        line.clear();
     }
+    line.push_str(&" ".repeat(column - line.len()));
+    for word in description.split_whitespace() {
+        if line.len() > column && line.len() + 1 + word.len() > HELP_WIDTH {
+            text.push_str(&line);
+            text.push('\n');
+            line = " ".repeat(column);
+        }
+        if line.len() > column {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    text.push_str(&line);
+    text.push('\n');
+    text
 }
 
-/// A flag's value: written inline (`--flag=value`) or the next argument.
-fn value(
-    inline: Option<String>,
-    args: &mut impl Iterator<Item = String>,
-    name: &str,
-) -> Result<String, UsageError> {
-    inline
-        .or_else(|| args.next())
-        .ok_or_else(|| UsageError(format!("{name} needs a value")))
+/// The `--help` lines of the [`CommonArgs`] flags (`host-harness` and the demo share them).
+pub fn common_flags_help() -> String {
+    flags_help(&CommonArgs::augment_args(clap::Command::new(BIN)), None)
 }
-
-/// Whether `arg` is a flag rather than a value (`-` alone and JSON like `-{` are values).
-fn is_flag(arg: &str) -> bool {
-    arg.starts_with('-') && arg.len() > 1 && !arg.starts_with("-{")
-}
-
-/// The `--help` lines of the [`Common`] flags (`host-harness` and the demo share them).
-pub const COMMON_FLAGS_HELP: &str = "    --config PATH          read settings from a TOML file (JSON if PATH ends in .json) whose keys
-                           are the variable names below; the environment overrides the file
-    --component PATH       the component to load (default: MEDIA_MCP_COMPONENT, else
-                           <executable dir>/../media_mcp.wasm, i.e. target/media_mcp.wasm)
-    --cache-dir PATH       where compiled components are cached
-    --no-cache             compile the component on every start
-    --pass-key-to-guest    give the API keys to the component instead of injecting them
-";
 
 /// The `--help` text.
 pub fn help() -> String {
+    let cli = Cli::command();
+    let mut flags = common_flags_help();
+    for sub in cli.get_subcommands() {
+        flags.push_str(&flags_help(sub, Some(sub.get_name())));
+    }
+    for arg in cli.get_arguments() {
+        if matches!(arg.get_action(), ArgAction::Help | ArgAction::Version) {
+            flags.push_str(&flag_line(arg, None));
+        }
+    }
     let mut text = format!(
         "host-harness: runs the media-mcp WebAssembly component and serves its tools over MCP.
 
@@ -241,12 +380,12 @@ USAGE:
     host-harness tools                 list the tools, for people
     host-harness call NAME ['JSON']    call one tool; prints the result as pretty JSON,
                                        exit status 1 when the result is an error
+    host-harness completions SHELL     print a completion script for bash, zsh or fish, e.g.
+                                       host-harness completions bash > \\
+                                         ~/.local/share/bash-completion/completions/host-harness
 
 FLAGS:
-{COMMON_FLAGS_HELP}    --principal USER       (call) the Ombi user to act as, like _meta[\"media-mcp/principal\"]
-    -h, --help             this text
-    -V, --version          the version
-
+{flags}
 "
     );
     text.push_str(&variables_help());
@@ -262,23 +401,30 @@ EXIT STATUS: 0 success; 1 the called tool reported an error; 2 usage, configurat
 pub fn variables_help() -> String {
     let mut text = String::from("VARIABLES (environment or config file):\n");
     for v in VARIABLES {
-        let _ = writeln!(text, "    {:<29} {}", v.name, v.help);
+        text.push_str(&entry(v.name, v.help, VARIABLE_COLUMN));
     }
-    let _ = write!(
-        text,
-        "    {:<29} passed to the component unchanged (policy settings), except names ending in {}
-                                  and the harness's own variables above.
-
-The component sees only OMBI_URL, OMBI_USER, MOVIEPILOT_URL and those extra variables; it may
-reach only the origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL. Logs go to stderr
-and never contain keys or request headers.
+    let prefixes = PASSTHROUGH_PREFIXES
+        .iter()
+        .map(|p| format!("{p}*"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    text.push_str(&entry(
+        &prefixes,
+        &format!(
+            "other variables with these prefixes are passed to the component unchanged (policy \
+             settings), except names ending in {}.",
+            SECRET_SUFFIXES.join(" ")
+        ),
+        VARIABLE_COLUMN,
+    ));
+    text.push_str(
+        "
+The component sees only OMBI_URL, OMBI_USER, MOVIEPILOT_URL, the settings above that it reads
+itself (the tool selection, MEDIA_MCP_CALL_DEADLINE_MS, MEDIA_MCP_MOVIEPILOT_*, and for
+serve --http the MEDIA_MCP_HTTP_* settings except MEDIA_MCP_HTTP_MAX_IN_FLIGHT) and those other
+variables; it may reach only the origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL.
+Logs go to stderr and never contain keys or request headers.
 ",
-        PASSTHROUGH_PREFIXES
-            .iter()
-            .map(|p| format!("{p}*"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        SECRET_SUFFIXES.join(" "),
     );
     text
 }

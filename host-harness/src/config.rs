@@ -49,6 +49,30 @@ pub const VARIABLES: &[Variable] = &[
         help: "MoviePilot API token (required with MOVIEPILOT_URL), added as `X-API-KEY` to requests to the MoviePilot origin.",
     },
     Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
+        help: "1: let MoviePilot's database_operation run `write`, and `query` with `write: true` (default off).",
+    },
+    Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
+        help: "1: let database_operation use `show_secrets` (default off).",
+    },
+    Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_API_ALLOW",
+        help: "Comma list: only these moviepilot_api operation ids run (unset: all).",
+    },
+    Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_API_DENY",
+        help: "Comma list of moviepilot_api operation ids that never run.",
+    },
+    Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+        help: "name=ms,... deadline per bridged tool name or operation id (default search.torrents=300000).",
+    },
+    Variable {
+        name: "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
+        help: "compact (default): large MoviePilot input schemas are listed as MoviePilot's compact projection and moviepilot_input_contract returns one operation's full schema; full: every schema complete.",
+    },
+    Variable {
         name: "MEDIA_MCP_READ_ONLY",
         help: "1: list only tools proven read-only (Ombi read_* tools, bridged MoviePilot tools known to only read) and refuse every other call with FORBIDDEN, nothing sent.",
     },
@@ -77,12 +101,36 @@ pub const VARIABLES: &[Variable] = &[
         help: "Wall-clock limit of one tool call, 1-600 (default 60; 360 when MOVIEPILOT_URL is set, since MoviePilot's search.torrents may take 300 s; raised further by longer MEDIA_MCP_CALL_DEADLINE_MS or MEDIA_MCP_MOVIEPILOT_DEADLINES). A limit shorter than one of those deadlines is refused at start.",
     },
     Variable {
+        name: "MEDIA_MCP_CALL_DEADLINE_MS",
+        help: "The component's own whole-call deadline for upstream HTTP, in ms (default 30000).",
+    },
+    Variable {
         name: "MEDIA_MCP_MEMORY_LIMIT_MIB",
         help: "Linear-memory limit of one tool call in MiB, 16-4096 (default 64).",
     },
     Variable {
         name: "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
         help: "serve --http: requests handled at once, 1-1024 (default 32); others wait up to the call timeout, then get 503.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_TOKENS",
+        help: "serve --http: user=token,... each bearer token (at least 16 characters) acts as that Ombi user, whatever the client sends.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_AUTH",
+        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_USER_HEADER",
+        help: "serve --http: a header set by a trusted authenticating proxy (e.g. Remote-User) naming the Ombi user; required on every request when set.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
+        help: "serve --http: browser origins allowed besides loopback ones (https://chat.example.com,...); any other Origin gets 403.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_PATH",
+        help: "serve --http: the MCP path (default /mcp).",
     },
     Variable {
         name: "MEDIA_MCP_LOG",
@@ -390,12 +438,25 @@ pub struct Settings {
     pub(crate) log_level: crate::logging::Level,
 }
 
-/// Recognised variables the component reads itself (the tool selection): validated here and
-/// passed through unchanged, so every host applies the same selection.
+/// Recognised variables the components read themselves, passed through unchanged (the tool
+/// selection is also validated here, so every host applies the same selection). Every
+/// `MEDIA_MCP_*` name in [`VARIABLES`] is either here or in [`HARNESS_ONLY`].
 const GUEST_VARIABLES: &[&str] = &[
     "MEDIA_MCP_READ_ONLY",
     "MEDIA_MCP_TOOLS",
     "MEDIA_MCP_TOOLS_DENY",
+    "MEDIA_MCP_CALL_DEADLINE_MS",
+    "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
+    "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
+    "MEDIA_MCP_MOVIEPILOT_API_ALLOW",
+    "MEDIA_MCP_MOVIEPILOT_API_DENY",
+    "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+    "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
+    "MEDIA_MCP_HTTP_TOKENS",
+    "MEDIA_MCP_HTTP_AUTH",
+    "MEDIA_MCP_HTTP_USER_HEADER",
+    "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
+    "MEDIA_MCP_HTTP_PATH",
 ];
 
 /// Variables that configure the harness itself and are therefore not passed to the guest.

@@ -1,6 +1,7 @@
-//! The command line: `--help`, `tools`, `call` (output and exit status), the demo (`media-mcp-demo`), configuration
-//! errors that name the variable (and never echo a key), the config file, and the compiled
-//! component cache (the second start skips compilation).
+//! The command line: `--help`, `tools`, `call` (output and exit status), usage errors, shell
+//! completions, the demo (`media-mcp-demo`), configuration errors that name the variable (and
+//! never echo a key), the config file, and the compiled component cache (the second start skips
+//! compilation).
 
 use host_harness::config::VARIABLES;
 use media_mcp_fakes::ombi::FakeOmbi;
@@ -20,6 +21,132 @@ fn help_documents_every_variable() {
             "--help lacks {}",
             variable.name
         );
+    }
+}
+
+#[test]
+fn help_and_version_exit_0_and_usage_mistakes_exit_2() {
+    for args in [&["serve", "--help"][..], &["help"], &["call", "x", "-h"]] {
+        let out = run_cli(args, &Env::new());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", out.stderr);
+        assert!(out.stdout.contains("EXIT STATUS"), "{args:?}");
+    }
+    let version = run_cli(&["--version"], &Env::new());
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        version.stdout.trim(),
+        format!("host-harness {}", env!("CARGO_PKG_VERSION"))
+    );
+    for (args, named) in [
+        (&[][..], "subcommand"),
+        (&["completions", "powershell"], "powershell"),
+        (&["serve", "--http", "localhost"], "--http"),
+        (&["call"], "NAME"),
+        (&["tools", "--principal", "bob"], "--principal"),
+    ] {
+        let out = run_cli(args, &Env::new());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(named), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("host-harness: ")
+                && out
+                    .stderr
+                    .trim_end()
+                    .ends_with("Try 'host-harness --help'."),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+/// Runs `script` with `shell -c`, or returns `None` when the shell is not installed.
+fn run_shell(shell: &str, args: &[&str]) -> Option<std::process::Output> {
+    match std::process::Command::new(shell).args(args).output() {
+        Ok(out) => Some(out),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("{shell} is not installed: its completion script is not checked");
+            None
+        }
+        Err(e) => panic!("running {shell}: {e}"),
+    }
+}
+
+#[test]
+fn completions_are_printed_for_each_shell_and_parse() {
+    let dir = fresh_dir("completions");
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run_cli(&["completions", shell], &Env::new());
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", out.stderr);
+        for word in ["serve", "tools", "call", "completions", "principal"] {
+            assert!(out.stdout.contains(word), "{shell} script lacks {word}");
+        }
+        let path = dir.join(format!("host-harness.{shell}"));
+        std::fs::write(&path, &out.stdout).unwrap();
+        if let Some(parsed) = run_shell(shell, &["-n", path.to_str().unwrap()]) {
+            assert!(
+                parsed.status.success(),
+                "{shell} -n: {}",
+                String::from_utf8_lossy(&parsed.stderr)
+            );
+        }
+    }
+}
+
+/// What bash's completion function offers for the words of `line` (the last one being typed).
+fn bash_completes(script: &std::path::Path, line: &[&str]) -> Option<String> {
+    let words = line
+        .iter()
+        .map(|w| format!("'{w}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let program = format!(
+        "source '{}'; COMP_WORDS=({words}); COMP_CWORD={}; \
+         _host__harness host-harness '{}' '{}'; echo \"${{COMPREPLY[*]}}\"",
+        script.display(),
+        line.len() - 1,
+        line[line.len() - 1],
+        line[line.len() - 2],
+    );
+    let out = run_shell("bash", &["-c", &program])?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+#[test]
+fn bash_and_fish_complete_subcommands_and_their_flags() {
+    let dir = fresh_dir("completing");
+    let bash = dir.join("host-harness.bash");
+    std::fs::write(&bash, run_cli(&["completions", "bash"], &Env::new()).stdout).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["host-harness", "c"], "call completions"),
+        (&["host-harness", "completions", ""], "bash zsh fish"),
+        (&["host-harness", "call", "t", "--pr"], "--principal"),
+        (&["host-harness", "serve", "--ht"], "--http"),
+    ];
+    for (line, expected) in cases {
+        if let Some(offered) = bash_completes(&bash, line) {
+            assert!(offered.contains(expected), "bash {line:?}: {offered:?}");
+        }
+    }
+    let fish = dir.join("host-harness.fish");
+    std::fs::write(&fish, run_cli(&["completions", "fish"], &Env::new()).stdout).unwrap();
+    let program = format!(
+        "source '{}'; complete -C'host-harness call t --pr'; complete -C'host-harness c'",
+        fish.display()
+    );
+    if let Some(out) = run_shell("fish", &["-c", &program]) {
+        let offered = String::from_utf8_lossy(&out.stdout);
+        for expected in ["--principal", "call", "completions"] {
+            assert!(
+                offered.contains(expected),
+                "fish lacks {expected}: {offered}"
+            );
+        }
     }
 }
 

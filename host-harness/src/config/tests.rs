@@ -230,6 +230,33 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
 }
 
 #[test]
+fn every_media_mcp_variable_is_either_the_harness_s_or_passed_to_the_component() {
+    for v in VARIABLES
+        .iter()
+        .filter(|v| v.name.starts_with("MEDIA_MCP_"))
+    {
+        assert!(
+            HARNESS_ONLY.contains(&v.name) != GUEST_VARIABLES.contains(&v.name),
+            "{} must be in exactly one of HARNESS_ONLY and GUEST_VARIABLES",
+            v.name
+        );
+    }
+}
+
+#[test]
+fn documented_component_settings_are_passed_through() {
+    let pairs = [
+        ("MEDIA_MCP_CALL_DEADLINE_MS", "20000"),
+        ("MEDIA_MCP_HTTP_PATH", "/api/mcp"),
+        ("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full"),
+    ];
+    let s = validate(&pairs).unwrap();
+    let mut expected = pairs.map(|(k, v)| (k.to_owned(), v.to_owned())).to_vec();
+    expected.sort();
+    assert_eq!(s.passthrough, expected);
+}
+
+#[test]
 fn the_tool_selection_is_checked_and_passed_to_the_guest() {
     let s = validate(&[
         ("MEDIA_MCP_READ_ONLY", "1"),
