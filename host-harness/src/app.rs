@@ -57,7 +57,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             block_on(async move {
                 let (sandbox, catalogue) = start_serving(&settings).await?;
                 crate::stdio::serve_stdio(
-                    McpServer::with_slot(sandbox, catalogue).read_only(settings.read_only),
+                    McpServer::with_slot(sandbox, catalogue)
+                        .read_only(settings.read_only)
+                        .progress_every(settings.progress_interval),
                 )
                 .await?;
                 Ok(ExitCode::SUCCESS)
@@ -161,6 +163,7 @@ pub struct Host {
     sandbox: Arc<Sandbox>,
     catalogue: Arc<Catalogue>,
     read_only: bool,
+    progress_interval: std::time::Duration,
 }
 
 impl Host {
@@ -175,6 +178,7 @@ impl Host {
             sandbox,
             catalogue,
             read_only: settings.read_only,
+            progress_interval: settings.progress_interval,
         })
     }
 
@@ -200,7 +204,8 @@ impl Host {
         principal: Option<String>,
     ) -> Result<CallToolResult, ErrorData> {
         let write = self.catalogue.is_write(name);
-        call_tool(&self.sandbox, write, name, arguments, principal).await
+        let never = tokio_util::sync::CancellationToken::new();
+        call_tool(&self.sandbox, write, name, arguments, principal, &never).await
     }
 
     /// Serves MCP on stdin/stdout until the client closes stdin.
@@ -210,7 +215,9 @@ impl Host {
     /// The transport fails.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
         crate::stdio::serve_stdio(
-            McpServer::new(self.sandbox, self.catalogue).read_only(self.read_only),
+            McpServer::new(self.sandbox, self.catalogue)
+                .read_only(self.read_only)
+                .progress_every(self.progress_interval),
         )
         .await
     }
@@ -403,6 +410,7 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         max_in_flight: settings.http_max_in_flight,
         queue_timeout: call_timeout,
         shutdown_grace: call_timeout,
+        progress_interval: settings.progress_interval,
     };
     crate::http_serve::serve(
         Arc::new(gateway),
