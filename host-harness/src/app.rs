@@ -56,12 +56,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
                 let (sandbox, catalogue) = start_serving(&settings).await?;
-                crate::stdio::serve_stdio(
-                    McpServer::with_slot(sandbox, catalogue)
-                        .read_only(settings.read_only)
-                        .progress_every(settings.progress_interval),
-                )
-                .await?;
+                let server = McpServer::with_slot(sandbox, catalogue)
+                    .read_only(settings.read_only)
+                    .progress_every(settings.progress_interval);
+                let cancellations = server.cancellations();
+                crate::stdio::serve_stdio(server, cancellations).await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -214,12 +213,11 @@ impl Host {
     ///
     /// The transport fails.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
-        crate::stdio::serve_stdio(
-            McpServer::new(self.sandbox, self.catalogue)
-                .read_only(self.read_only)
-                .progress_every(self.progress_interval),
-        )
-        .await
+        let server = McpServer::new(self.sandbox, self.catalogue)
+            .read_only(self.read_only)
+            .progress_every(self.progress_interval);
+        let cancellations = server.cancellations();
+        crate::stdio::serve_stdio(server, cancellations).await
     }
 }
 

@@ -208,7 +208,7 @@ fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) 
 const DEFAULT_HTTP_MAX_IN_FLIGHT: u64 = 32;
 /// How often a long call reports progress unless configured: well inside the 60 s after which
 /// clients commonly give up on a silent request.
-const DEFAULT_PROGRESS_INTERVAL_MS: u64 = 10_000;
+pub(crate) const DEFAULT_PROGRESS_INTERVAL_MS: u64 = 10_000;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -312,9 +312,6 @@ pub fn load_failure() -> Failure {
     }
 }
 
-/// How often a call reports progress by default (see [`McpServer::progress_every`]).
-pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
-
 /// The MCP server: the sandbox plus the catalogue listed at start-up.
 #[derive(Debug, Clone)]
 pub struct McpServer {
@@ -337,7 +334,7 @@ impl McpServer {
             sandbox,
             catalogue,
             read_only: false,
-            progress_interval: DEFAULT_PROGRESS_INTERVAL,
+            progress_interval: Duration::from_millis(crate::config::DEFAULT_PROGRESS_INTERVAL_MS),
             cancellations: Cancellations::default(),
         }
     }

@@ -34,22 +34,25 @@ mod message;
 
 pub use message::MAX_MESSAGE_VALUES;
 
-use crate::server::McpServer;
+use crate::cancel::Cancellations;
 use in_flight::{Admit, InFlight};
 use message::{Duplicate, Refusal};
 
 /// Pipe capacity between the filter and rmcp.
 const PIPE_BYTES: usize = 256 * 1024;
 
-/// Serves `server` on the process's stdin/stdout until stdin closes; a request the client
-/// cancels stops its call.
+/// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
+/// cancels fires its signal in `cancellations` (the handler's, so that its call stops).
 ///
 /// # Errors
 ///
 /// The MCP handshake failed or the transport broke.
-pub(crate) async fn serve_stdio(server: McpServer) -> anyhow::Result<()> {
-    let in_flight = InFlight(server.cancellations());
-    serve_with(server, in_flight, tokio::io::stdin(), tokio::io::stdout()).await
+pub(crate) async fn serve_stdio<S: ServerHandler>(
+    handler: S,
+    cancellations: Cancellations,
+) -> anyhow::Result<()> {
+    let in_flight = InFlight(cancellations);
+    serve_with(handler, in_flight, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).
