@@ -3,8 +3,10 @@ the harness and a slow fake Ombi, over stdio and over `serve --http` (where prog
 an SSE stream and the SDK's abort closes the connection): progress keeps a call alive past the
 client's timeout (`resetTimeoutOnProgress`), a silent call times out, and a write the caller
 aborts is stopped (its upstream connection dropped, an unknown outcome logged) while another
-call answers. Skipped with the reason without node and npm, like test_http_node.py.
+call answers. Skipped with the reason without node and npm, like test_http_node.py. The
+official Python SDK receives the same progress over stdio.
 """
+import asyncio
 import json
 import re
 import secrets
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -135,3 +138,32 @@ def check_long_calls(out, key, log):
     assert ("GET", "/api/v1/search/movie/matrix") in abandoned, records
     posts = [r for r in records if r["method"] == "POST" and not r.get("abandoned")]
     assert len(posts) == 1, posts
+
+
+def test_python_sdk_receives_progress_for_a_long_call(slow_upstream, tmp_path):
+    require_artifacts()
+    key, _log, url = slow_upstream
+    params = StdioServerParameters(command=str(HARNESS), args=["serve"], env={
+        "OMBI_URL": url, "OMBI_API_KEY": key, "MEDIA_MCP_CACHE_DIR": str(CACHE),
+        "MEDIA_MCP_PROGRESS_INTERVAL_MS": "300"})
+    reports = []
+
+    async def on_progress(progress, total, message):
+        reports.append((progress, total, message))
+
+    async def body(session):
+        await session.initialize()
+        return await session.call_tool("read_search", {"query": "matrix", "media": "movie"},
+                                       progress_callback=on_progress)
+
+    async def run():
+        with open(tmp_path / "stderr.txt", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    return await body(session)
+
+    result = asyncio.run(run())
+    assert not result.is_error and result.structured_content["ok"] is True
+    assert len(reports) >= 3, reports
+    assert [p for p, _, _ in reports] == sorted(p for p, _, _ in reports)
+    assert all(total is None and message.startswith("read_search: still running") for _, total, message in reports)
