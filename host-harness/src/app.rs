@@ -56,10 +56,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
                 let (sandbox, catalogue) = start_serving(&settings).await?;
-                crate::stdio::serve_stdio(
-                    McpServer::with_slot(sandbox, catalogue).read_only(settings.read_only),
-                )
-                .await?;
+                let server = McpServer::with_slot(sandbox, catalogue)
+                    .read_only(settings.read_only)
+                    .progress_every(settings.progress_interval);
+                let cancellations = server.cancellations();
+                crate::stdio::serve_stdio(server, cancellations).await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -161,6 +162,7 @@ pub struct Host {
     sandbox: Arc<Sandbox>,
     catalogue: Arc<Catalogue>,
     read_only: bool,
+    progress_interval: std::time::Duration,
 }
 
 impl Host {
@@ -175,6 +177,7 @@ impl Host {
             sandbox,
             catalogue,
             read_only: settings.read_only,
+            progress_interval: settings.progress_interval,
         })
     }
 
@@ -200,7 +203,8 @@ impl Host {
         principal: Option<String>,
     ) -> Result<CallToolResult, ErrorData> {
         let write = self.catalogue.is_write(name);
-        call_tool(&self.sandbox, write, name, arguments, principal).await
+        let never = tokio_util::sync::CancellationToken::new();
+        call_tool(&self.sandbox, write, name, arguments, principal, &never).await
     }
 
     /// Serves MCP on stdin/stdout until the client closes stdin.
@@ -209,10 +213,11 @@ impl Host {
     ///
     /// The transport fails.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
-        crate::stdio::serve_stdio(
-            McpServer::new(self.sandbox, self.catalogue).read_only(self.read_only),
-        )
-        .await
+        let server = McpServer::new(self.sandbox, self.catalogue)
+            .read_only(self.read_only)
+            .progress_every(self.progress_interval);
+        let cancellations = server.cancellations();
+        crate::stdio::serve_stdio(server, cancellations).await
     }
 }
 
@@ -403,6 +408,7 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         max_in_flight: settings.http_max_in_flight,
         queue_timeout: call_timeout,
         shutdown_grace: call_timeout,
+        progress_interval: settings.progress_interval,
     };
     crate::http_serve::serve(
         Arc::new(gateway),

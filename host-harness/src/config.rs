@@ -133,6 +133,10 @@ pub const VARIABLES: &[Variable] = &[
         help: "serve --http: the MCP path (default /mcp).",
     },
     Variable {
+        name: "MEDIA_MCP_PROGRESS_INTERVAL_MS",
+        help: "How often a tool call whose request carries a progress token reports progress (notifications/progress: elapsed seconds, no total), in ms, 100-600000 (default 10000). Over stdio, and over serve --http when the client accepts text/event-stream.",
+    },
+    Variable {
         name: "MEDIA_MCP_LOG",
         help: "stderr log level: off, error, warn, info (default), debug. Secrets and headers are never logged.",
     },
@@ -202,6 +206,9 @@ fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) 
 }
 /// `serve --http`: requests handled at once by default.
 const DEFAULT_HTTP_MAX_IN_FLIGHT: u64 = 32;
+/// How often a long call reports progress unless configured: well inside the 60 s after which
+/// clients commonly give up on a silent request.
+pub(crate) const DEFAULT_PROGRESS_INTERVAL_MS: u64 = 10_000;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -434,6 +441,8 @@ pub struct Settings {
     pub(crate) memory_limit_bytes: usize,
     /// `serve --http`: requests handled at once.
     pub(crate) http_max_in_flight: usize,
+    /// How often a call whose request carries a progress token reports progress.
+    pub(crate) progress_interval: Duration,
     /// stderr log level.
     pub(crate) log_level: crate::logging::Level,
 }
@@ -467,6 +476,7 @@ const HARNESS_ONLY: &[&str] = &[
     "MEDIA_MCP_CALL_TIMEOUT_SECS",
     "MEDIA_MCP_MEMORY_LIMIT_MIB",
     "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
+    "MEDIA_MCP_PROGRESS_INTERVAL_MS",
     "MEDIA_MCP_LOG",
 ];
 
@@ -537,6 +547,13 @@ impl Settings {
             1024,
             DEFAULT_HTTP_MAX_IN_FLIGHT,
         )?;
+        let progress_interval_ms = bounded(
+            raw,
+            "MEDIA_MCP_PROGRESS_INTERVAL_MS",
+            100,
+            600_000,
+            DEFAULT_PROGRESS_INTERVAL_MS,
+        )?;
         let log_level = match raw.get("MEDIA_MCP_LOG") {
             None => crate::logging::Level::Info,
             Some(v) => {
@@ -592,6 +609,7 @@ impl Settings {
             moviepilot_first_byte_cap,
             memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
             http_max_in_flight: usize::try_from(http_max_in_flight).unwrap_or(usize::MAX),
+            progress_interval: Duration::from_millis(progress_interval_ms),
             log_level,
         })
     }

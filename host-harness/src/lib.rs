@@ -47,7 +47,9 @@ pub mod present;
 pub mod stdio;
 
 mod artifact_cache;
+mod cancel;
 mod envelope;
+mod progress;
 mod sandbox;
 mod server;
 mod tool;

@@ -13,12 +13,18 @@
 //!   catalogue are JSON-RPC -32602, except that in read-only mode (`MEDIA_MCP_READ_ONLY`) a
 //!   name left out of the catalogue goes to the component, which refuses a tool that may write
 //!   with a `FORBIDDEN` result naming the setting; sandbox failures become contract error
-//!   envelopes.
+//!   envelopes;
+//! * a call whose request carries `_meta.progressToken` sends `notifications/progress` every
+//!   progress interval while it runs (elapsed seconds, no total; see [`crate::progress`]);
+//! * a call whose request is cancelled ([`Cancellations`], fed by the transport) is stopped:
+//!   its future, and with it the instance, its store and any upstream request in flight, is
+//!   dropped at once (the guest yields to tokio every epoch tick, and host I/O is async).
+//!   Cancelling a tool that may write is logged as an unknown outcome.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use rmcp::ErrorData;
@@ -26,13 +32,16 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, InitializeResult, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
+use crate::cancel::Cancellations;
 use crate::envelope;
+use crate::progress;
 use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
 use crate::stdio::quote_bounded;
 use crate::tool::ListedTool;
@@ -140,16 +149,19 @@ fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
 
 /// Runs one tool call and maps the WIT answer to MCP; `write`: the tool may change upstream
 /// state ([`Catalogue::is_write`]), so a call the host ends after a request is an unknown outcome.
+/// When `cancel` fires, the call is dropped where it stands (see the module documentation).
 ///
 /// # Errors
 ///
-/// JSON-RPC -32602 for an unknown tool; everything else is a [`CallToolResult`].
+/// JSON-RPC -32602 for an unknown tool, and an error nobody sees for a cancelled call (the
+/// transport drops the answer to a cancelled request); everything else is a [`CallToolResult`].
 pub async fn call_tool(
     sandbox: &Sandbox,
     write: bool,
     name: &str,
     arguments: Option<JsonObject>,
     principal: Option<String>,
+    cancel: &CancellationToken,
 ) -> Result<CallToolResult, ErrorData> {
     let context = CallContext {
         correlation_id: uuid::Uuid::new_v4().to_string(),
@@ -157,9 +169,15 @@ pub async fn call_tool(
     };
     let arguments = Value::Object(arguments.unwrap_or_default()).to_string();
     let started = Instant::now();
-    let outcome = sandbox.call_tool(name, &arguments, &context).await;
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     let id = &context.correlation_id;
+    let outcome = tokio::select! {
+        outcome = sandbox.call_tool(name, &arguments, &context) => outcome,
+        () = cancel.cancelled() => {
+            log_cancelled(name, id, write, started.elapsed());
+            return Err(cancelled());
+        }
+    };
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     match outcome {
         Ok(CallOutcome::Result {
             structured,
@@ -208,6 +226,26 @@ pub async fn call_tool(
             Ok(result(value.clone(), value.to_string(), true))
         }
     }
+}
+
+/// The log line of a call stopped because its request was cancelled: for a tool that may
+/// write, a warning that its outcome is unknown (a request may have reached the upstream).
+fn log_cancelled(name: &str, id: &str, write: bool, elapsed: Duration) {
+    let ms = elapsed.as_secs_f64() * 1000.0;
+    if write {
+        crate::log_warn!(
+            "call {name} [{id}] cancelled by the client after {ms:.1} ms and stopped: the tool may write and a request may have reached the upstream, so its outcome is unknown; check with a read before retrying"
+        );
+    } else {
+        crate::log_info!(
+            "call {name} [{id}] cancelled by the client after {ms:.1} ms and stopped (a read: nothing left behind)"
+        );
+    }
+}
+
+/// The answer to a cancelled call, which the transport drops (MCP sends none).
+fn cancelled() -> ErrorData {
+    ErrorData::new(ErrorCode(-32800), "request cancelled", None)
 }
 
 fn result(structured: Value, text: String, is_error: bool) -> CallToolResult {
@@ -280,6 +318,8 @@ pub struct McpServer {
     sandbox: SandboxSlot,
     catalogue: Arc<Catalogue>,
     read_only: bool,
+    progress_interval: Duration,
+    cancellations: Cancellations,
 }
 
 impl McpServer {
@@ -294,7 +334,20 @@ impl McpServer {
             sandbox,
             catalogue,
             read_only: false,
+            progress_interval: Duration::from_millis(crate::config::DEFAULT_PROGRESS_INTERVAL_MS),
+            cancellations: Cancellations::default(),
         }
+    }
+
+    /// How often a call whose request carries a progress token reports progress.
+    pub fn progress_every(mut self, interval: Duration) -> Self {
+        self.progress_interval = interval;
+        self
+    }
+
+    /// The requests in flight: the transport records and cancels them, calls stop on it.
+    pub fn cancellations(&self) -> Cancellations {
+        self.cancellations.clone()
     }
 
     /// In read-only mode, calls to names left out of the catalogue go to the component, which
@@ -373,22 +426,53 @@ impl ServerHandler for McpServer {
                 ));
             }
         };
-        let sandbox = match self.sandbox.get().await {
-            Ok(sandbox) => sandbox,
-            Err(failure) => {
-                let id = uuid::Uuid::new_v4().to_string();
-                let value = envelope::failure_envelope(&request.name, &id, &failure, false);
-                return Ok(CallToolResponse::from(result(
-                    value.clone(),
-                    value.to_string(),
-                    true,
-                )));
+        // A transport that does not apply cancellations itself leaves them to rmcp's signal.
+        let cancel = self
+            .cancellations
+            .signal(&context.id)
+            .unwrap_or_else(|| context.ct.clone());
+        let write = self.catalogue.is_write(&request.name);
+        let name = request.name.clone();
+        let call = async {
+            let sandbox = match self.sandbox.get().await {
+                Ok(sandbox) => sandbox,
+                Err(failure) => {
+                    let id = uuid::Uuid::new_v4().to_string();
+                    let value = envelope::failure_envelope(&name, &id, &failure, false);
+                    return Ok(result(value.clone(), value.to_string(), true));
+                }
+            };
+            call_tool(
+                &sandbox,
+                write,
+                &name,
+                request.arguments,
+                principal,
+                &cancel,
+            )
+            .await
+        };
+        let answer = match context.meta.get_progress_token() {
+            None => call.await,
+            Some(token) => {
+                let peer = context.peer;
+                progress::with_progress(call, self.progress_interval, |elapsed| {
+                    let mut report = ProgressNotificationParam::new(
+                        token.clone(),
+                        progress::elapsed_seconds(elapsed),
+                    );
+                    report.message = Some(progress::message(&request.name, elapsed));
+                    let peer = peer.clone();
+                    async move {
+                        if let Err(error) = peer.notify_progress(report).await {
+                            crate::log_debug!("a progress notification was not sent: {error}");
+                        }
+                    }
+                })
+                .await
             }
         };
-        let write = self.catalogue.is_write(&request.name);
-        call_tool(&sandbox, write, &request.name, request.arguments, principal)
-            .await
-            .map(CallToolResponse::from)
+        answer.map(CallToolResponse::from)
     }
 }
 

@@ -19,6 +19,8 @@
 //!   "method not found");
 //! * refuses a request whose id belongs to a request still in progress (`-32600`; rmcp would
 //!   run both and drop one answer; see `stdio/in_flight.rs`);
+//! * applies `notifications/cancelled` itself: the server stops the call and its answer is
+//!   dropped (see `stdio/in_flight.rs`);
 //! * gives rmcp's `-32600` answers the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
@@ -32,19 +34,25 @@ mod message;
 
 pub use message::MAX_MESSAGE_VALUES;
 
+use crate::cancel::Cancellations;
 use in_flight::{Admit, InFlight};
 use message::{Duplicate, Refusal};
 
 /// Pipe capacity between the filter and rmcp.
 const PIPE_BYTES: usize = 256 * 1024;
 
-/// Serves `handler` on the process's stdin/stdout until stdin closes.
+/// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
+/// cancels fires its signal in `cancellations` (the handler's, so that its call stops).
 ///
 /// # Errors
 ///
 /// The MCP handshake failed or the transport broke.
-pub async fn serve_stdio<S: ServerHandler>(handler: S) -> anyhow::Result<()> {
-    serve(handler, tokio::io::stdin(), tokio::io::stdout()).await
+pub(crate) async fn serve_stdio<S: ServerHandler>(
+    handler: S,
+    cancellations: Cancellations,
+) -> anyhow::Result<()> {
+    let in_flight = InFlight(cancellations);
+    serve_with(handler, in_flight, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).
@@ -58,10 +66,23 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    serve_with(handler, InFlight::default(), input, output).await
+}
+
+async fn serve_with<S, R, W>(
+    handler: S,
+    in_flight: InFlight,
+    input: R,
+    output: W,
+) -> anyhow::Result<()>
+where
+    S: ServerHandler,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     let (filter_out, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
     let (rmcp_out, writer_in) = tokio::io::duplex(PIPE_BYTES);
     let (errors_tx, errors_rx) = mpsc::unbounded_channel();
-    let in_flight = InFlight::default();
     let filter = tokio::spawn(filter_input(
         input,
         filter_out,

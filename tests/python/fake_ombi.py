@@ -12,6 +12,8 @@ request as one JSON line so a checker can see what the plugin sent.
 """
 import argparse
 import json
+import select
+import socket
 import sys
 import threading
 import time
@@ -89,8 +91,13 @@ class Handler(BaseHTTPRequestHandler):
         override = cfg["overrides"].get((self.command, entry["path"].lower()))
         if override is not None:
             status, ctype, data = override[:3]
-            if len(override) > 3 and override[3]:
-                time.sleep(override[3])  # answer after a delay (seconds)
+            if len(override) > 3 and override[3] and not self._wait(override[3]):
+                # The client hung up while we waited (a cancelled call): log it, answer nothing.
+                with cfg["lock"]:
+                    with open(cfg["log"], "a") as f:
+                        f.write(json.dumps({"abandoned": True, "method": self.command, "path": url.path}) + "\n")
+                self.close_connection = True
+                return None
             extra = override[4] if len(override) > 4 else None
             return self._send(status, ctype, data, extra)
         status = entry.get("status", 200)
@@ -100,6 +107,16 @@ class Handler(BaseHTTPRequestHandler):
         data = (cfg["fixtures"] / body_file).read_bytes()
         ctype = entry.get("content_type") or "application/json; charset=utf-8"
         return self._send(status, ctype, data)
+
+    def _wait(self, seconds):
+        """Waits `seconds` before answering (a slow upstream); False as soon as the client closes
+        the connection meanwhile (it sends nothing else while it waits for this answer)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+            if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                return False
+        return True
 
     def _read_body(self):
         """The request body, by Content-Length or chunked (as Kestrel reads both): a host that

@@ -27,8 +27,8 @@ def node_clients():
     if not (shutil.which("node") and shutil.which("npm")):
         pytest.skip("node and npm are not installed (.ci/run installs them from Debian packages)")
     NODE_DIR.mkdir(parents=True, exist_ok=True)
-    for name in ("package.json", "ts_client.mjs"):
-        shutil.copyfile(NODE_SRC / name, NODE_DIR / name)
+    for source in [NODE_SRC / "package.json", *NODE_SRC.glob("*.mjs")]:
+        shutil.copyfile(source, NODE_DIR / source.name)
     lock = NODE_DIR / "installed-package.json"
     wanted = (NODE_SRC / "package.json").read_text()
     if not lock.exists() or lock.read_text() != wanted:

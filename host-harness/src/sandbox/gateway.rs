@@ -15,6 +15,7 @@ use anyhow::Context as _;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use serde_json::{Value, json};
+use wasmtime_wasi::runtime::AbortOnDropJoinHandle;
 use wasmtime_wasi_http::WasiHttpView as _;
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
@@ -108,7 +109,11 @@ impl Gateway {
 
     /// Answers one request in a fresh instance, within the call timeout. Failures of the
     /// sandbox (trap, timeout, out of memory) are JSON-RPC errors with status 500 or 504.
-    pub async fn handle(&self, request: hyper::Request<hyper::body::Incoming>) -> GatewayResponse {
+    pub async fn handle<B>(&self, request: hyper::Request<B>) -> GatewayResponse
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<wasmtime_wasi_http::Error>,
+    {
         match tokio::time::timeout(self.recipe.call_timeout, self.run(request)).await {
             Ok(Ok(response)) => response,
             Ok(Err(error)) => {
@@ -125,10 +130,11 @@ impl Gateway {
         }
     }
 
-    async fn run(
-        &self,
-        request: hyper::Request<hyper::body::Incoming>,
-    ) -> anyhow::Result<GatewayResponse> {
+    async fn run<B>(&self, request: hyper::Request<B>) -> anyhow::Result<GatewayResponse>
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<wasmtime_wasi_http::Error>,
+    {
         let mut store = self.recipe.store(self.pre.engine());
         let (sender, receiver) = tokio::sync::oneshot::channel();
         let request = store
@@ -137,19 +143,21 @@ impl Gateway {
             .new_incoming_request(Scheme::Http, request)?;
         let out = store.data_mut().http().new_response_outparam(sender)?;
         let pre = self.pre.clone();
-        // The guest keeps running after it set the response head, to write the body.
-        let task = tokio::spawn(async move {
+        // The guest keeps running after it set the response head, to write the body. Dropping
+        // this future (the client went away) aborts the task: the instance, its store and any
+        // upstream request in flight are dropped with it.
+        let mut task = AbortOnDropJoinHandle::from(tokio::spawn(async move {
             let proxy = pre.instantiate_async(&mut store).await?;
             proxy
                 .wasi_http_incoming_handler()
                 .call_handle(&mut store, request, out)
                 .await
-        });
+        }));
         let response = match receiver.await {
             Ok(Ok(response)) => response,
             Ok(Err(code)) => anyhow::bail!("the guest answered with an error: {code:?}"),
             Err(_dropped) => {
-                return Err(match task.await {
+                return Err(match (&mut *task).await {
                     Ok(Ok(())) => anyhow::anyhow!("the guest never set a response"),
                     Ok(Err(e)) => anyhow::anyhow!("the guest failed before answering: {e:#}"),
                     Err(e) => anyhow::Error::from(e),
@@ -162,7 +170,7 @@ impl Gateway {
             .await
             .map_err(|e| anyhow::anyhow!("reading the guest's answer: {e}"))?
             .to_bytes();
-        if let Ok(Err(e)) = task.await {
+        if let Ok(Err(e)) = (&mut *task).await {
             anyhow::bail!("the guest failed while writing its answer: {e:#}");
         }
         let content_type = parts

@@ -10,16 +10,16 @@
 //! Cancellation: rmcp would drop the answer of a cancelled request, so its id would never be
 //! released here, and a later request reusing the id while the cancelled call still runs would
 //! be answered with the cancelled call's result. So a `notifications/cancelled` for an id in
-//! flight is kept from rmcp (our tool calls do not stop early anyway); the id stays in flight
-//! until the call ends, and its answer is then dropped here, as the protocol asks for a
-//! cancelled request.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+//! flight is kept from rmcp and applied here instead: it fires the request's signal in the
+//! shared [`Cancellations`], the server stops the call and answers, and that answer (the first
+//! line with the id after the cancellation) releases the id and is dropped, as the protocol
+//! asks for a cancelled request.
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use serde::Deserialize as _;
 use serde_json::{Value, json};
+
+use crate::cancel::Cancellations;
 
 /// What to do with a message on its way to rmcp.
 #[derive(Debug, PartialEq, Eq)]
@@ -32,10 +32,10 @@ pub(crate) enum Admit {
     Drop,
 }
 
-/// Ids of the requests forwarded to rmcp and not yet answered, shared by the filter and the
-/// writer; the flag says whether the request was cancelled.
+/// Ids of the requests forwarded to rmcp and not yet answered, shared by the filter, the
+/// writer and the server (which stops a call when its request is cancelled).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct InFlight(Arc<Mutex<HashMap<String, bool>>>);
+pub(crate) struct InFlight(pub(crate) Cancellations);
 
 impl InFlight {
     /// Decides about one parsed message before it is forwarded, recording requests.
@@ -44,23 +44,21 @@ impl InFlight {
         let Ok(parsed) = ClientJsonRpcMessage::deserialize(message) else {
             return Admit::Forward;
         };
-        let mut ids = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         match parsed {
             JsonRpcMessage::Request(request) => {
-                let key = id_key(&request.id);
-                if ids.contains_key(&key) {
-                    return Admit::Refuse(id_in_use_response(&request.id));
+                if self.0.begin(&request.id) {
+                    Admit::Forward
+                } else {
+                    Admit::Refuse(id_in_use_response(&request.id))
                 }
-                ids.insert(key, false);
-                Admit::Forward
             }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
                     notification.notification
                     && let Some(id) = cancelled.params.request_id
-                    && let Some(flag) = ids.get_mut(&id_key(&id))
+                    && self.0.cancel(&id)
                 {
-                    *flag = true;
+                    crate::log_debug!("request {id} cancelled by the client");
                     return Admit::Drop;
                 }
                 Admit::Forward
@@ -75,13 +73,8 @@ impl InFlight {
         let Some(id) = answer_id(line) else {
             return true;
         };
-        let mut ids = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        ids.remove(&id_key(&id)) != Some(true)
+        self.0.end(&id) != Some(true)
     }
-}
-
-fn id_key(id: &RequestId) -> String {
-    serde_json::to_string(id).unwrap_or_default()
 }
 
 /// The `-32600` answer to a request whose id is in flight.
