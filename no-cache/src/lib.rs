@@ -3,7 +3,7 @@
 //! before the plugin is plugged into the HTTP transport, so the HTTP artifact imports only
 //! what every wasi:http host provides.
 
-#![no_std]
+#![cfg_attr(target_arch = "wasm32", no_std)]
 
 #[cfg(target_arch = "wasm32")]
 #[allow(
