@@ -11,15 +11,13 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Context as _;
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full};
+use http_body_util::Full;
 use media_mcp_fakes::moviepilot::{FakeMoviePilot, MCP_PATH};
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
-use wasmtime_wasi_http::io::TokioIo;
 
 use crate::client::{McpClient, ServerSpec};
+use crate::floor;
 use crate::plan::Plan;
 use crate::stats::Summary;
 
@@ -77,25 +75,14 @@ fn arguments(tool: &str) -> Value {
 /// does) and parses the answer.
 async fn floor_post(addr: SocketAddr, key: &str, tool: &str) -> anyhow::Result<()> {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments(tool)}});
-    let stream = TcpStream::connect(addr).await.context("connecting")?;
-    stream.set_nodelay(true)?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .context("HTTP handshake")?;
-    let driver = tokio::spawn(connection);
     let request = http::Request::post(MCP_PATH)
         .header(http::header::HOST, addr.to_string())
         .header("x-api-key", key)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .body(Full::new(Bytes::from(body.to_string())))?;
-    let response = sender.send_request(request).await.context("sending")?;
-    anyhow::ensure!(response.status() == 200, "status {}", response.status());
-    let bytes = response.into_body().collect().await?.to_bytes();
-    let answer: Value = serde_json::from_slice(&bytes).context("parsing")?;
+    let (answer, _) = floor::send_json(addr, request).await?;
     anyhow::ensure!(answer.get("result").is_some(), "no result: {answer}");
-    drop(sender);
-    driver.abort();
     Ok(())
 }
 

@@ -81,20 +81,52 @@ fn tool_calls(up: &FakeUpstream) -> usize {
     methods(up).iter().filter(|m| *m == "tools/call").count()
 }
 
+/// What a refresh sends.
+const REFRESH: [&str; 3] = ["initialize", "notifications/initialized", "tools/list"];
+
+/// `REFRESH` with `before` and `after` around it.
+fn refresh_between(before: &[&str], after: &[&str]) -> Vec<String> {
+    [before, &REFRESH[..], after]
+        .concat()
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A cached plugin that listed MoviePilot's `tools` once; the requests so far are forgotten.
+struct Warm {
+    cache: Rc<MemoryCache>,
+    plugin: Plugin,
+    state: Rc<Live>,
+    up: FakeUpstream,
+}
+
+fn warm(extra: &[(&str, &str)], tools: Vec<Value>, answer: Caller) -> Warm {
+    let cache = Rc::new(MemoryCache::default());
+    let plugin = cached_plugin(extra, &cache);
+    let state = live(tools);
+    let up = upstream(&state, answer);
+    plugin.list_tools(&up);
+    up.log.borrow_mut().clear();
+    Warm {
+        cache,
+        plugin,
+        state,
+        up,
+    }
+}
+
 #[test]
 fn after_listing_every_call_is_one_tools_call() {
     for mode in ["full", "compact"] {
-        let cache = Rc::new(MemoryCache::default());
-        let plugin = cached_plugin(&[("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", mode)], &cache);
-        let up = upstream(&live(standard_tools()), Rc::new(ok_call));
-        plugin.list_tools(&up);
-        up.log.borrow_mut().clear();
+        let setting = [("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", mode)];
+        let w = warm(&setting, standard_tools(), Rc::new(ok_call));
         for _ in 0..3 {
-            let r = call(&plugin, &up, "search_media", json!({"title": "Dune"}));
+            let r = call(&w.plugin, &w.up, "search_media", json!({"title": "Dune"}));
             assert_eq!(r["ok"], true, "{r}");
         }
-        assert_eq!(methods(&up), ["tools/call"; 3], "{mode}");
-        let sent = &up.requests()[0];
+        assert_eq!(methods(&w.up), ["tools/call"; 3], "{mode}");
+        let sent = &w.up.requests()[0];
         assert_eq!(header(sent, "mcp-protocol-version"), Some("2025-11-25"));
         assert_eq!(header(sent, "mcp-session-id"), None);
     }
@@ -109,38 +141,31 @@ fn a_first_call_discovers_once_and_the_next_sends_only_tools_call() {
     call(&plugin, &up, "add_subscribe", json!({"title": "Dune"}));
     assert_eq!(
         methods(&up),
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call",
-            "tools/call"
-        ]
+        refresh_between(&[], &["tools/call", "tools/call"])
     );
 }
 
 #[test]
 fn a_projected_schema_is_read_from_the_helper_once_and_checked_per_operation() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
     let projected = json!({"type": "object", "properties": {"operation_id": {"enum": ["media.search", "media.detail"]}}, "required": ["operation_id"], "x-moviepilot-schema-projection": {"mode": "auto"}});
-    let state = live(vec![tool("moviepilot_api", projected)]);
-    state.schemas.borrow_mut().insert(
+    let w = warm(
+        &[],
+        vec![tool("moviepilot_api", projected)],
+        Rc::new(ok_call),
+    );
+    w.state.schemas.borrow_mut().insert(
         "moviepilot_api".into(),
         api_schema(&["media.search", "media.detail"]),
     );
-    let up = upstream(&state, Rc::new(ok_call));
-    plugin.list_tools(&up);
-    up.log.borrow_mut().clear();
     let args = json!({"operation_id": "media.search", "query": {"title": "Dune"}});
     for _ in 0..3 {
         assert_eq!(
-            call(&plugin, &up, "moviepilot_api", args.clone())["ok"],
+            call(&w.plugin, &w.up, "moviepilot_api", args.clone())["ok"],
             true
         );
     }
     assert_eq!(
-        methods(&up),
+        methods(&w.up),
         [
             "GET /tools/moviepilot_api/schema",
             "tools/call",
@@ -149,7 +174,7 @@ fn a_projected_schema_is_read_from_the_helper_once_and_checked_per_operation() {
         ]
     );
     // The whole schema is never stored: one entry per operation, and the rest without branches.
-    let stored = cache.map.borrow();
+    let stored = w.cache.map.borrow();
     assert!(
         stored
             .keys()
@@ -157,80 +182,52 @@ fn a_projected_schema_is_read_from_the_helper_once_and_checked_per_operation() {
     );
     assert!(stored.values().all(|v| !v.contains("oneOf")), "{stored:?}");
     drop(stored);
-    up.log.borrow_mut().clear();
+    w.up.log.borrow_mut().clear();
     let bad = call(
-        &plugin,
-        &up,
+        &w.plugin,
+        &w.up,
         "moviepilot_api",
         json!({"operation_id": "media.detail", "query": {"title": ""}}),
     );
     assert_eq!(bad["error"]["code"], "INVALID_ARGUMENT", "{bad}");
     // A refusal from stored knowledge is confirmed against MoviePilot's current schema first.
     assert_eq!(
-        methods(&up),
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "GET /tools/moviepilot_api/schema"
-        ]
+        methods(&w.up),
+        refresh_between(&[], &["GET /tools/moviepilot_api/schema"])
     );
 }
 
 #[test]
 fn a_removed_tool_is_refreshed_once_and_unknown() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let state = live(standard_tools());
-    let up = upstream(&state, Rc::new(ok_call));
-    plugin.list_tools(&up);
-    state
+    let w = warm(&[], standard_tools(), Rc::new(ok_call));
+    w.state
         .tools
         .borrow_mut()
         .retain(|t| t["name"] != "add_subscribe");
-    up.log.borrow_mut().clear();
-    let r = try_call(&plugin, &up, "add_subscribe", r#"{"title": "Dune"}"#);
+    let r = try_call(&w.plugin, &w.up, "add_subscribe", r#"{"title": "Dune"}"#);
     assert_eq!(r, Err(UnknownTool("add_subscribe".into())));
     assert_eq!(
-        methods(&up),
-        [
-            "tools/call",
-            "initialize",
-            "notifications/initialized",
-            "tools/list"
-        ],
+        methods(&w.up),
+        refresh_between(&["tools/call"], &[]),
         "the answer proved nothing ran; the write is not sent again"
     );
-    up.log.borrow_mut().clear();
-    assert!(try_call(&plugin, &up, "add_subscribe", "{}").is_err());
-    assert_eq!(
-        methods(&up),
-        ["initialize", "notifications/initialized", "tools/list"]
-    );
+    w.up.log.borrow_mut().clear();
+    assert!(try_call(&w.plugin, &w.up, "add_subscribe", "{}").is_err());
+    assert_eq!(methods(&w.up), REFRESH);
 }
 
 #[test]
 fn a_tool_that_is_not_stored_is_looked_up_once() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let state = live(standard_tools());
-    let up = upstream(&state, Rc::new(ok_call));
-    plugin.list_tools(&up);
-    state
+    let w = warm(&[], standard_tools(), Rc::new(ok_call));
+    w.state
         .tools
         .borrow_mut()
         .push(tool("plugin_notes", open_schema()));
-    up.log.borrow_mut().clear();
-    assert_eq!(call(&plugin, &up, "plugin_notes", json!({}))["ok"], true);
     assert_eq!(
-        methods(&up),
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call"
-        ]
+        call(&w.plugin, &w.up, "plugin_notes", json!({}))["ok"],
+        true
     );
+    assert_eq!(methods(&w.up), refresh_between(&[], &["tools/call"]));
 }
 
 fn invalid_input(req: &HttpRequest) -> Answer {
@@ -260,118 +257,71 @@ fn with_year_required() -> Vec<Value> {
 
 #[test]
 fn a_changed_schema_is_learnt_from_invalid_input_and_checked_locally_without_resending() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let state = live(standard_tools());
-    let up = upstream(&state, Rc::new(needs_year));
-    plugin.list_tools(&up);
-    *state.tools.borrow_mut() = with_year_required();
-    up.log.borrow_mut().clear();
-    let r = call(&plugin, &up, "add_subscribe", json!({"title": "Dune"}));
+    let w = warm(&[], standard_tools(), Rc::new(needs_year));
+    *w.state.tools.borrow_mut() = with_year_required();
+    let r = call(&w.plugin, &w.up, "add_subscribe", json!({"title": "Dune"}));
     assert_eq!(r["error"]["code"], "INVALID_ARGUMENT", "{r}");
     assert_eq!(r["error"]["field"], "year", "{r}");
-    assert_eq!(
-        methods(&up),
-        [
-            "tools/call",
-            "initialize",
-            "notifications/initialized",
-            "tools/list"
-        ]
-    );
+    assert_eq!(methods(&w.up), refresh_between(&["tools/call"], &[]));
     // The refreshed catalogue is stored: the next call is one tools/call again.
-    up.log.borrow_mut().clear();
-    let r = call(
-        &plugin,
-        &up,
-        "add_subscribe",
-        json!({"title": "Dune", "year": "2021"}),
-    );
-    assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(methods(&up), ["tools/call"]);
+    w.up.log.borrow_mut().clear();
+    let args = json!({"title": "Dune", "year": "2021"});
+    assert_eq!(call(&w.plugin, &w.up, "add_subscribe", args)["ok"], true);
+    assert_eq!(methods(&w.up), ["tools/call"]);
 }
 
 #[test]
 fn invalid_input_against_an_unchanged_schema_is_answered_without_resending() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let up = upstream(
-        &live(standard_tools()),
+    let w = warm(
+        &[],
+        standard_tools(),
         Rc::new(|req, _, _| invalid_input(req)),
     );
-    plugin.list_tools(&up);
-    up.log.borrow_mut().clear();
-    let r = call(&plugin, &up, "add_subscribe", json!({"title": "Dune"}));
+    let r = call(&w.plugin, &w.up, "add_subscribe", json!({"title": "Dune"}));
     assert_eq!(r["error"]["code"], "INVALID_ARGUMENT", "{r}");
     assert_eq!(
         r["data"]["input_contract"],
         json!({"year": "string"}),
         "{r}"
     );
-    assert_eq!(tool_calls(&up), 1, "{:?}", methods(&up));
+    assert_eq!(tool_calls(&w.up), 1, "{:?}", methods(&w.up));
 }
 
 #[test]
 fn a_changed_schema_that_accepts_the_arguments_is_sent_again_once() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let state = live(with_year_required());
-    // MoviePilot's schema lost `year` after the listing; an older build of it still asked for it.
+    // MoviePilot's schema lost `year` after the listing; the first answer still asked for it.
     let calls = Rc::new(RefCell::new(0));
     let seen = calls.clone();
-    let up = upstream(
-        &state,
-        Rc::new(move |req, _, _| {
-            *seen.borrow_mut() += 1;
-            if *seen.borrow() == 1 {
-                invalid_input(req)
-            } else {
-                ok_call(req, "", &Value::Null)
-            }
-        }),
-    );
-    plugin.list_tools(&up);
-    *state.tools.borrow_mut() = standard_tools();
-    up.log.borrow_mut().clear();
+    let answer: Caller = Rc::new(move |req, _, _| {
+        *seen.borrow_mut() += 1;
+        if *seen.borrow() == 1 {
+            invalid_input(req)
+        } else {
+            ok_call(req, "", &Value::Null)
+        }
+    });
+    let w = warm(&[], with_year_required(), answer);
+    *w.state.tools.borrow_mut() = standard_tools();
     let r = call(
-        &plugin,
-        &up,
+        &w.plugin,
+        &w.up,
         "add_subscribe",
         json!({"title": "Dune", "year": "2021"}),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
-        methods(&up),
-        [
-            "tools/call",
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call"
-        ]
+        methods(&w.up),
+        refresh_between(&["tools/call"], &["tools/call"])
     );
 }
 
 #[test]
 fn a_stale_refusal_is_checked_against_the_current_schema_before_anything_is_sent() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[], &cache);
-    let state = live(with_year_required());
-    let up = upstream(&state, Rc::new(ok_call));
-    plugin.list_tools(&up);
-    *state.tools.borrow_mut() = standard_tools();
-    up.log.borrow_mut().clear();
-    let r = call(&plugin, &up, "add_subscribe", json!({"title": "Dune"}));
+    let w = warm(&[], with_year_required(), Rc::new(ok_call));
+    *w.state.tools.borrow_mut() = standard_tools();
+    let r = call(&w.plugin, &w.up, "add_subscribe", json!({"title": "Dune"}));
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(
-        methods(&up),
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call"
-        ]
-    );
+    assert_eq!(methods(&w.up), refresh_between(&[], &["tools/call"]));
 }
 
 #[test]
@@ -388,86 +338,67 @@ fn a_write_with_an_unknown_outcome_or_a_lost_answer_is_never_sent_again() {
     };
     let answers: [Caller; 2] = [Rc::new(unknown), Rc::new(lost)];
     for answer in answers {
-        let cache = Rc::new(MemoryCache::default());
-        let plugin = cached_plugin(&[], &cache);
-        let up = upstream(&live(standard_tools()), answer);
-        plugin.list_tools(&up);
-        up.log.borrow_mut().clear();
-        let r = call(&plugin, &up, "add_subscribe", json!({"title": "Dune"}));
+        let w = warm(&[], standard_tools(), answer);
+        let r = call(&w.plugin, &w.up, "add_subscribe", json!({"title": "Dune"}));
         assert_eq!(r["error"]["code"], "UNKNOWN_OUTCOME", "{r}");
-        assert_eq!(methods(&up), ["tools/call"]);
+        assert_eq!(methods(&w.up), ["tools/call"]);
     }
 }
 
 #[test]
 fn the_policy_refuses_with_a_warm_cache_and_nothing_is_sent() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[("MEDIA_MCP_MOVIEPILOT_API_DENY", "media.search")], &cache);
-    let up = upstream(&live(standard_tools()), Rc::new(ok_call));
-    plugin.list_tools(&up);
-    up.log.borrow_mut().clear();
+    let deny = [("MEDIA_MCP_MOVIEPILOT_API_DENY", "media.search")];
+    let w = warm(&deny, standard_tools(), Rc::new(ok_call));
     let r = call(
-        &plugin,
-        &up,
+        &w.plugin,
+        &w.up,
         "database_operation",
         json!({"action": "write"}),
     );
     assert_eq!(r["error"]["code"], "FORBIDDEN", "{r}");
     let r = call(
-        &plugin,
-        &up,
+        &w.plugin,
+        &w.up,
         "moviepilot_api",
         json!({"operation_id": "media.search"}),
     );
     assert_eq!(r["error"]["code"], "FORBIDDEN", "{r}");
-    assert!(up.requests().is_empty(), "{:?}", methods(&up));
+    assert!(w.up.requests().is_empty(), "{:?}", methods(&w.up));
 }
 
 #[test]
 fn entries_the_host_dropped_are_discovered_again() {
-    let cache = Rc::new(MemoryCache::default());
-    let plugin = cached_plugin(&[("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full")], &cache);
-    let state = live(vec![tool(
+    let full = [("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full")];
+    let tools = vec![tool(
         "moviepilot_api",
         api_schema(&["media.search", "media.detail"]),
-    )]);
-    let up = upstream(&state, Rc::new(ok_call));
-    plugin.list_tools(&up);
-    cache.map.borrow_mut().retain(|k, _| !k.contains(" op "));
-    up.log.borrow_mut().clear();
+    )];
+    let w = warm(&full, tools, Rc::new(ok_call));
+    w.cache.map.borrow_mut().retain(|k, _| !k.contains(" op "));
     let args = json!({"operation_id": "media.detail", "query": {"title": "Dune"}});
     assert_eq!(
-        call(&plugin, &up, "moviepilot_api", args.clone())["ok"],
+        call(&w.plugin, &w.up, "moviepilot_api", args.clone())["ok"],
         true
     );
-    assert_eq!(
-        methods(&up),
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call"
-        ]
-    );
-    up.log.borrow_mut().clear();
-    assert_eq!(call(&plugin, &up, "moviepilot_api", args)["ok"], true);
-    assert_eq!(methods(&up), ["tools/call"]);
+    assert_eq!(methods(&w.up), refresh_between(&[], &["tools/call"]));
+    w.up.log.borrow_mut().clear();
+    assert_eq!(call(&w.plugin, &w.up, "moviepilot_api", args)["ok"], true);
+    assert_eq!(methods(&w.up), ["tools/call"]);
 }
 
 #[test]
 fn each_endpoint_and_schema_mode_has_its_own_entries() {
-    let cache = Rc::new(MemoryCache::default());
-    let up = upstream(&live(standard_tools()), Rc::new(ok_call));
-    cached_plugin(&[("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full")], &cache).list_tools(&up);
-    up.log.borrow_mut().clear();
-    let compact = cached_plugin(&[], &cache);
-    call(&compact, &up, "search_media", json!({"title": "Dune"}));
+    let full = [("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "full")];
+    let w = warm(&full, standard_tools(), Rc::new(ok_call));
+    let compact = cached_plugin(&[], &w.cache);
+    call(&compact, &w.up, "search_media", json!({"title": "Dune"}));
     assert_eq!(
-        methods(&up)[0],
+        methods(&w.up)[0],
         "initialize",
         "compact mode found nothing of its own"
     );
-    let indexes = cache
+    let indexes = w
+        .cache
         .map
         .borrow()
         .keys()
