@@ -24,16 +24,34 @@ pub async fn get_json(
     path: &str,
     api_key: &str,
 ) -> anyhow::Result<(Value, usize)> {
+    let request = http::Request::get(path)
+        .header(http::header::HOST, addr.to_string())
+        .header("ApiKey", api_key)
+        .body(Empty::<Bytes>::new())?;
+    send_json(addr, request).await
+}
+
+/// Sends `request` to `addr` on a fresh connection and parses the body as JSON; returns the
+/// value and the body size.
+///
+/// # Errors
+///
+/// Connection, HTTP or JSON errors, or a status other than 200.
+pub async fn send_json<B>(
+    addr: SocketAddr,
+    request: http::Request<B>,
+) -> anyhow::Result<(Value, usize)>
+where
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let stream = TcpStream::connect(addr).await.context("connecting")?;
     stream.set_nodelay(true)?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .context("HTTP handshake")?;
     let driver = tokio::spawn(connection);
-    let request = http::Request::get(path)
-        .header(http::header::HOST, addr.to_string())
-        .header("ApiKey", api_key)
-        .body(Empty::<Bytes>::new())?;
     let response = sender.send_request(request).await.context("sending")?;
     anyhow::ensure!(response.status() == 200, "status {}", response.status());
     let body = response.into_body().collect().await?.to_bytes();

@@ -10,6 +10,8 @@
 //! * **peers**: minimal servers on the official Python and TypeScript MCP SDKs
 //!   (`bench/peers/`), skipped with a note when their packages are not installed;
 //! * **ours**: `host-harness serve` with `target/media_mcp.wasm`;
+//! * **MoviePilot bridge** ([`bridge`]): bridged calls against a fake MoviePilot with a
+//!   MoviePilot-sized schema, paired with a native POST floor;
 //! * **over HTTP** ([`http`]): `target/media_mcp_http.wasm` under `host-harness serve --http`
 //!   and `wasmtime serve`, and the
 //!   peers' Streamable HTTP mode.
@@ -19,6 +21,7 @@
 //! asserts a timing: targets are reported, not enforced.
 
 mod big;
+mod bridge;
 mod client;
 mod floor;
 mod http;
@@ -46,12 +49,14 @@ fn repo_root() -> PathBuf {
 fn main() -> anyhow::Result<()> {
     let mut plan = Plan::full();
     let mut out = None;
+    let mut only_bridge = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
+            "--only=bridge" => only_bridge = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--out FILE]\n(run it through scripts/bench.sh)"
+                    "usage: media-mcp-bench [--smoke] [--only=bridge] [--out=FILE]\n(run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows alone and prints them)"
                 );
                 return Ok(());
             }
@@ -70,6 +75,16 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    if only_bridge {
+        let load_before = machine::load_average();
+        let bridge = runtime.block_on(bridge::run(&root, plan))?;
+        print!("{}", bridge::render(&bridge, plan));
+        println!(
+            "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
+            machine::load_average()
+        );
+        return Ok(());
+    }
     let load_before = machine::load_average();
     let mut results = runtime.block_on(measure::run_all(&root, plan))?;
     results.environment.push((
@@ -77,10 +92,12 @@ fn main() -> anyhow::Result<()> {
         format!("{load_before} / {}", machine::load_average()),
     ));
     let over_http = runtime.block_on(http::run_all(&root, plan))?;
+    let bridge = runtime.block_on(bridge::run(&root, plan))?;
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let mut text = report::render(&results, &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
+    text.push_str(&bridge::render(&bridge, plan));
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }

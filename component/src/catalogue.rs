@@ -8,12 +8,14 @@
 
 use crate::config::Config;
 use crate::contract::{self, ErrorCode, Rendered, Reply, ToolError};
+use crate::host_cache::{HostCache, NoCache};
 use crate::moviepilot::MoviePilotBackend;
 use crate::ombi::{self, OmbiBackend};
 use crate::prelude::*;
 use crate::tool::selection::READ_ONLY_VAR;
 use crate::tool::{Access, Backend, CallContext, Selection, ToolDescriptor, UnknownTool};
 use crate::upstream::Upstream;
+use alloc::rc::Rc;
 
 /// The plugin: configuration plus the backends it enables, in listing order.
 pub struct Plugin {
@@ -22,8 +24,13 @@ pub struct Plugin {
 }
 
 impl Plugin {
-    /// A plugin for `config`.
+    /// A plugin for `config` whose host keeps nothing between calls.
     pub fn new(config: Config) -> Self {
+        Self::with_cache(config, Rc::new(NoCache))
+    }
+
+    /// A plugin for `config` that keeps what it learns between calls in `cache`.
+    pub fn with_cache(config: Config, cache: Rc<dyn HostCache>) -> Self {
         let mut backends: Vec<Box<dyn Backend>> = Vec::new();
         if let Some(ombi) = &config.ombi {
             backends.push(Box::new(OmbiBackend::new(
@@ -35,6 +42,7 @@ impl Plugin {
             backends.push(Box::new(MoviePilotBackend::new(
                 mp.clone(),
                 config.call_deadline_ms,
+                cache,
             )));
         }
         Self { config, backends }

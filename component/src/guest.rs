@@ -1,5 +1,6 @@
 //! The WIT glue (wasm32 only): converts between the `media-mcp:plugin/tools` types and the
-//! plain [`crate::catalogue`] types, and nothing else.
+//! plain [`crate::catalogue`] types, and adapts the imported `media-mcp:plugin/host-cache` to
+//! [`HostCache`]; nothing else.
 
 mod http;
 
@@ -7,11 +8,14 @@ mod bindings;
 
 use crate::catalogue::Plugin;
 use crate::config::Config;
+use crate::host_cache::HostCache;
 use crate::prelude::*;
 use crate::tool::CallContext as Ctx;
+use alloc::rc::Rc;
 use bindings::exports::media_mcp::plugin::tools::{
     CallContext, CallError, Guest, Tool, ToolResult,
 };
+use bindings::media_mcp::plugin::host_cache;
 use bindings::wasi;
 
 // The allocator, panic handler, `cabi_realloc` and `memcmp`/`bcmp` std would have brought.
@@ -19,11 +23,33 @@ extern crate media_mcp_guest_rt;
 
 struct Component;
 
+/// The imported `media-mcp:plugin/host-cache`.
+struct WitCache {
+    enabled: bool,
+}
+
+impl HostCache for WitCache {
+    fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        host_cache::get(key)
+    }
+
+    fn set(&self, key: &str, value: &str) {
+        host_cache::set(key, value);
+    }
+}
+
 fn plugin() -> Plugin {
     let env = wasi::cli::environment::get_environment();
-    Plugin::new(Config::from_lookup(|name| {
-        env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-    }))
+    let config =
+        Config::from_lookup(|name| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+    let cache = WitCache {
+        enabled: host_cache::capacity() > 0,
+    };
+    Plugin::with_cache(config, Rc::new(cache))
 }
 
 impl Guest for Component {

@@ -8,6 +8,7 @@
 //! - [`ombi`]: the Ombi backend.
 //! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).
 //! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
+//! - [`host_cache`]: what the host keeps for the plugin between calls.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -25,6 +26,7 @@ pub(crate) mod prelude {
 mod catalogue;
 mod config;
 pub mod contract;
+pub mod host_cache;
 pub mod moviepilot;
 pub mod ombi;
 mod paging;
@@ -44,4 +46,5 @@ mod guest;
 
 pub use catalogue::Plugin;
 pub use config::Config;
+pub use host_cache::{HostCache, NoCache};
 pub use tool::{CallContext, ToolDescriptor, UnknownTool};

@@ -147,3 +147,26 @@ pub fn call_as(up: &FakeUpstream, tool: &str, args: Value, principal: Option<&st
     assert_eq!(rendered.is_error, rendered.structured["ok"] == false);
     rendered.structured
 }
+
+/// A host cache in memory, as the harness keeps one, whose entries tests can inspect and drop.
+#[derive(Default)]
+pub struct MemoryCache {
+    /// The entries.
+    pub map: RefCell<std::collections::BTreeMap<String, String>>,
+}
+
+impl crate::host_cache::HostCache for MemoryCache {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        self.map.borrow().get(key).cloned()
+    }
+
+    fn set(&self, key: &str, value: &str) {
+        self.map
+            .borrow_mut()
+            .insert(key.to_owned(), value.to_owned());
+    }
+}

@@ -1,6 +1,6 @@
-//! What the built component imports: only `wasi:cli/environment`, `wasi:http/outgoing-handler`
-//! and what those two pull in (`wasi:http/types`, `wasi:io/*`, `wasi:clocks/*`). Explicitly no
-//! filesystem and no sockets.
+//! What the built component imports: only `media-mcp:plugin/host-cache`,
+//! `wasi:cli/environment`, `wasi:http/outgoing-handler` and what those pull in
+//! (`wasi:http/types`, `wasi:io/*`, `wasi:clocks/*`). Explicitly no filesystem and no sockets.
 
 use host_harness::{ALLOWED_IMPORTS, GATEWAY_EXTRA_IMPORTS, component_imports};
 use media_mcp_tests::component_file;
@@ -14,6 +14,10 @@ fn component_imports_only_environment_http_and_their_dependencies() {
     );
     assert!(
         imports.iter().any(|i| i == "wasi:http/outgoing-handler"),
+        "{imports:?}"
+    );
+    assert!(
+        imports.iter().any(|i| i == "media-mcp:plugin/host-cache"),
         "{imports:?}"
     );
     let forbidden: Vec<&String> = imports

@@ -349,3 +349,98 @@ fn the_compact_listing_is_smaller_than_the_full_one() {
     assert!(compact_api < full_api, "{compact_api} >= {full_api}");
     assert!(compact < full, "{compact} >= {full}");
 }
+
+/// The requests the fake counted, as `(method, count)` pairs, sorted by method.
+fn counts(fake: &FakeMoviePilot) -> Vec<(String, usize)> {
+    fake.request_counts().into_iter().collect()
+}
+
+fn only_calls(n: usize) -> Vec<(String, usize)> {
+    vec![("tools/call".to_owned(), n)]
+}
+
+#[test]
+fn in_steady_state_each_bridged_call_is_one_tools_call_post() {
+    for mode in ["compact", "full"] {
+        let fake = FakeMoviePilot::start();
+        let env = env(&fake).set("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", mode);
+        let mut h = Harness::serve_initialized(&env, "2025-11-25");
+        let _ = tools(&mut h);
+        let search = json!({"operation_id": "media.search", "query": {"title": "沙丘"}});
+        // Warm-up: compact mode reads moviepilot_api's full schema once, at its first call.
+        structured(&h.call_tool("moviepilot_api", search.clone()));
+        fake.clear_requests();
+        for _ in 0..5 {
+            let s = structured(&h.call_tool("search_media", json!({"title": "沙丘"}))).clone();
+            assert_eq!(s["ok"], true, "{s}");
+            let s = structured(&h.call_tool("moviepilot_api", search.clone())).clone();
+            assert_eq!(s["ok"], true, "{s}");
+        }
+        assert_eq!(counts(&fake), only_calls(10), "{mode}");
+        // The local check still runs against the full schema, and a refusal from stored
+        // knowledge is confirmed against MoviePilot's current schema before it is given.
+        fake.clear_requests();
+        let s = structured(&h.call_tool(
+            "moviepilot_api",
+            json!({"operation_id": "media.search", "query": {}}),
+        ))
+        .clone();
+        assert_eq!(s["error"]["code"], "INVALID_ARGUMENT", "{s}");
+        assert_eq!(fake.tool_calls("moviepilot_api"), 0);
+        assert_eq!(
+            fake.request_counts()["initialize"],
+            1,
+            "{:?}",
+            counts(&fake)
+        );
+    }
+}
+
+#[test]
+fn a_tool_moviepilot_removed_is_refreshed_once_and_unknown() {
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let _ = tools(&mut h);
+    structured(&h.call_tool("query_subscribes", json!({})));
+    fake.remove_tool("query_subscribes");
+    fake.clear_requests();
+    let r = h.call_tool("query_subscribes", json!({}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let got = fake.request_counts();
+    assert_eq!(
+        (got["tools/call"], got["initialize"]),
+        (1, 1),
+        "one call, one refresh: {got:?}"
+    );
+    // The refreshed catalogue is kept: other tools are one POST again.
+    fake.clear_requests();
+    structured(&h.call_tool("search_media", json!({"title": "沙丘"})));
+    assert_eq!(counts(&fake), only_calls(1));
+}
+
+#[test]
+fn a_changed_schema_is_refreshed_once_and_a_write_is_never_sent_twice() {
+    let fake = FakeMoviePilot::start();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    let _ = tools(&mut h);
+    fake.set_schema(
+        "add_subscribe",
+        json!({"type": "object", "properties": {"title": {"type": "string"}, "year": {"type": "string"}}, "required": ["title", "year"]}),
+    );
+    fake.clear_requests();
+    let s = structured(&h.call_tool("add_subscribe", json!({"title": "沙丘"}))).clone();
+    assert_eq!(s["error"]["code"], "INVALID_ARGUMENT", "{s}");
+    assert_eq!(
+        s["error"]["field"], "year",
+        "checked against the new schema: {s}"
+    );
+    let got = fake.request_counts();
+    assert_eq!((got["tools/call"], got["initialize"]), (1, 1), "{got:?}");
+    assert!(fake.subscriptions().is_empty());
+    fake.clear_requests();
+    let s =
+        structured(&h.call_tool("add_subscribe", json!({"title": "沙丘", "year": "2021"}))).clone();
+    assert_eq!(s["ok"], true, "{s}");
+    assert_eq!(counts(&fake), only_calls(1));
+    assert_eq!(fake.subscriptions(), ["沙丘"]);
+}

@@ -77,6 +77,12 @@ impl<'a> Client<'a> {
         Ok(version.to_owned())
     }
 
+    /// Continues with protocol `version`, negotiated by an earlier call: MoviePilot's endpoint
+    /// keeps no session, so a request needs no handshake of its own.
+    pub fn resume(&self, version: &str) {
+        *self.version.borrow_mut() = Some(version.to_owned());
+    }
+
     /// Sends a notification (no `id`); MoviePilot answers 204.
     ///
     /// # Errors

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 /// The tool's name.
 pub const CONTRACT_TOOL: &str = "moviepilot_input_contract";
 /// The argument keys that tell a tool's operations apart.
-const OPERATION_KEYS: [&str; 2] = ["operation_id", "action"];
+pub(super) const OPERATION_KEYS: [&str; 2] = ["operation_id", "action"];
 /// Most `$defs` entries followed while collecting a branch's definitions.
 const MAX_DEFS: usize = 256;
 
@@ -116,7 +116,7 @@ fn contract(
 }
 
 /// The branches of `schema`'s `oneOf`/`anyOf`, `$ref`s resolved.
-fn branches(schema: &Value) -> Vec<&Value> {
+pub(super) fn branches(schema: &Value) -> Vec<&Value> {
     ["oneOf", "anyOf"]
         .iter()
         .filter_map(|k| schema.get(*k).and_then(Value::as_array))
@@ -132,7 +132,16 @@ fn branches(schema: &Value) -> Vec<&Value> {
 fn names(branch: &Value) -> Vec<&str> {
     OPERATION_KEYS
         .iter()
-        .filter_map(|k| branch.get("properties")?.get(*k))
+        .flat_map(|k| names_under(branch, k))
+        .collect()
+}
+
+/// The operation names a branch accepts for argument `key` (its `const` or `enum`).
+pub(super) fn names_under<'a>(branch: &'a Value, key: &str) -> Vec<&'a str> {
+    branch
+        .get("properties")
+        .and_then(|p| p.get(key))
+        .into_iter()
         .flat_map(|p| {
             let c = p.get("const").and_then(Value::as_str);
             let e = p.get("enum").and_then(Value::as_array);

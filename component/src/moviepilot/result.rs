@@ -240,6 +240,32 @@ fn input_contract(business: &Map<String, Value>) -> Option<&Value> {
         .filter(|v| !v.is_null())
 }
 
+/// Whether a `tools/call` result of `tool` says MoviePilot ran nothing because its catalogue
+/// is not the one the call was checked against: it does not know the tool, or it refused the
+/// arguments against its current contract (`invalid_input` or `unknown_operation`, with an
+/// `input_contract`).
+pub fn catalogue_changed(tool: &str, result: &Value) -> bool {
+    let text: Vec<&str> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect();
+    let text = text.join("\n");
+    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+    match serde_json::from_str::<Value>(text.trim()) {
+        Ok(Value::Object(business)) => {
+            matches!(
+                error_kind(&business).as_deref(),
+                Some("invalid_input" | "unknown_operation")
+            ) && input_contract(&business).is_some()
+        }
+        _ => is_error && tool_error_text(tool, &text).code == ErrorCode::NotFound,
+    }
+}
+
 /// Turns a `tools/call` result into the reply for `tool`. `mutation`: the call may change state.
 pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
     let Some(content) = result.get("content").and_then(Value::as_array) else {

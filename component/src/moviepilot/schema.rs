@@ -38,9 +38,22 @@ pub fn decode_string_encoded(args: &mut Map<String, Value>) {
 /// # Errors
 /// `INVALID_ARGUMENT` naming the argument at fault.
 pub fn check(schema: &Value, args: &Value) -> Result<(), ToolError> {
+    check_weak(&weakened(schema, schema), args)
+}
+
+/// The weakened, self-contained copy of `node` (local `$ref`s resolved in `root` and inlined),
+/// which [`check_weak`] checks arguments against.
+pub fn weakened(node: &Value, root: &Value) -> Value {
     let mut budget = MAX_NODES;
-    let weak = weaken(schema, schema, 0, &mut budget);
-    crate::schema::validate(&weak, args).map_err(|v| {
+    weaken(node, root, 0, &mut budget)
+}
+
+/// Checks `args` against a schema [`weakened`] already.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` naming the argument at fault.
+pub fn check_weak(weak: &Value, args: &Value) -> Result<(), ToolError> {
+    crate::schema::validate(weak, args).map_err(|v| {
         let field = if v.field.is_empty() {
             "arguments".to_owned()
         } else {

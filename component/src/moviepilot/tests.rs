@@ -1,6 +1,7 @@
 //! Handler tests for the MoviePilot backend: a scripted MoviePilot (JSON-RPC by body) on
 //! [`FakeUpstream`], one test per rule of the backend.
 
+mod cached;
 mod calls;
 mod compact;
 mod listing;

@@ -19,6 +19,10 @@
 //!    `isError` with `错误: ...` for hidden or unknown tools (see [`tools`]);
 //! 6. `DELETE /api/v1/mcp` → 204; anything else → 404 `{"detail": "Not Found"}`.
 //!
+//! Tests can take a tool away ([`FakeMoviePilot::remove_tool`]) or change its schema
+//! ([`FakeMoviePilot::set_schema`]), and count the requests by JSON-RPC method
+//! ([`FakeMoviePilot::request_counts`]).
+//!
 //! Tests can spoil the answer to `tools/call` of one tool ([`FakeMoviePilot::set_call_fault`])
 //! with a [`CallFault`]: late, reset, stalled, a failure status, a JSON-RPC error, prose, an
 //! unknown outcome. Raw-byte faults take the socket over from hyper, as the fake Ombi does.
@@ -80,6 +84,12 @@ impl RecordedRequest {
     }
 }
 
+/// `moviepilot_api`'s full schema with `extra` generated operations, as a fake built with
+/// [`FakeMoviePilotBuilder::api_operations`] serves it.
+pub fn api_schema_with(extra: usize) -> Value {
+    tools::generated_api_schema(extra)
+}
+
 /// Settings of a fake.
 #[derive(Debug, Clone)]
 pub struct FakeMoviePilotBuilder {
@@ -88,6 +98,7 @@ pub struct FakeMoviePilotBuilder {
     wrapped_schema: bool,
     ignore_full_mode: bool,
     torrent_search_delay: Duration,
+    api_operations: usize,
 }
 
 impl Default for FakeMoviePilotBuilder {
@@ -98,6 +109,7 @@ impl Default for FakeMoviePilotBuilder {
             wrapped_schema: false,
             ignore_full_mode: false,
             torrent_search_delay: Duration::ZERO,
+            api_operations: 0,
         }
     }
 }
@@ -128,6 +140,13 @@ impl FakeMoviePilotBuilder {
         self
     }
 
+    /// Adds `n` generated operations to `moviepilot_api`'s schema
+    /// ([`tools::generated_api_schema`]), for a schema the size of MoviePilot's real one.
+    pub fn api_operations(mut self, n: usize) -> Self {
+        self.api_operations = n;
+        self
+    }
+
     /// How long `search.torrents` takes.
     pub fn torrent_search_delay(mut self, d: Duration) -> Self {
         self.torrent_search_delay = d;
@@ -147,6 +166,7 @@ impl FakeMoviePilotBuilder {
             log: Mutex::default(),
             state: Mutex::new(tools::State::default()),
             faults: Mutex::default(),
+            changes: Mutex::default(),
             responder: Responder::new("uvicorn"),
         });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
@@ -176,7 +196,36 @@ struct Shared {
     state: Mutex<tools::State>,
     /// Faults on `tools/call`, by tool name.
     faults: Mutex<HashMap<String, CallFault>>,
+    /// How the catalogue differs from [`tools::catalogue`].
+    changes: Mutex<Changes>,
     responder: Responder,
+}
+
+/// Tools taken away and schemas replaced since the start.
+#[derive(Debug, Default)]
+struct Changes {
+    removed: Vec<String>,
+    schemas: HashMap<String, Value>,
+}
+
+impl Shared {
+    /// The tools listed now.
+    fn catalogue(&self) -> Vec<tools::FakeTool> {
+        let changes = lock(&self.changes);
+        let generated = self.settings.api_operations;
+        tools::catalogue()
+            .into_iter()
+            .filter(|t| !changes.removed.iter().any(|r| r == t.name))
+            .map(|mut t| {
+                if let Some(s) = changes.schemas.get(t.name) {
+                    t.schema = s.clone();
+                } else if t.name == "moviepilot_api" && generated > 0 {
+                    t.schema = tools::generated_api_schema(generated);
+                }
+                t
+            })
+            .collect()
+    }
 }
 
 /// A running fake MoviePilot; stops when dropped.
@@ -201,6 +250,11 @@ impl FakeMoviePilot {
     /// `http://127.0.0.1:<port>`.
     pub fn origin(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
     }
 
     /// The MCP endpoint URL, what `MOVIEPILOT_URL` should be.
@@ -247,6 +301,34 @@ impl FakeMoviePilot {
     /// Removes every fault: all tools answer normally again.
     pub fn clear_call_faults(&self) {
         lock(&self.shared.faults).clear();
+    }
+
+    /// How many JSON-RPC POSTs of each method arrived (since the last
+    /// [`FakeMoviePilot::clear_requests`]); other requests count as `"<METHOD> <path>"`.
+    pub fn request_counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for r in lock(&self.shared.log).iter() {
+            let key = match (r.method.as_str(), r.rpc_method()) {
+                ("POST", Some(m)) => m,
+                (m, _) => format!("{m} {}", r.path),
+            };
+            *counts.entry(key).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// Stops listing `tool`; calls to it are answered as MoviePilot answers unknown tools.
+    pub fn remove_tool(&self, tool: &str) {
+        lock(&self.shared.changes).removed.push(tool.to_owned());
+    }
+
+    /// Lists (and serves from the schema helper) `schema` for `tool` from now on; a call
+    /// lacking one of its top-level `required` arguments is answered `invalid_input` with the
+    /// schema as `input_contract`, and runs nothing.
+    pub fn set_schema(&self, tool: &str, schema: Value) {
+        lock(&self.shared.changes)
+            .schemas
+            .insert(tool.to_owned(), schema);
     }
 
     /// The titles subscribed through `add_subscribe` / `subscription.add`.
@@ -336,7 +418,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>, raw: &RawSender) ->
             let name = p[MCP_PATH.len()..]
                 .trim_start_matches("/tools/")
                 .trim_end_matches("/schema");
-            match tools::catalogue().into_iter().find(|t| t.name == name) {
+            match shared.catalogue().into_iter().find(|t| t.name == name) {
                 Some(t) if shared.settings.wrapped_schema => json_reply(
                     200,
                     &json!({"success": true, "message": "", "data": t.schema}),
@@ -400,7 +482,7 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
             let full = !shared.settings.ignore_full_mode
                 && (record.header("x-mcp-schema-mode") == Some("full")
                     || query_param(&record.query, "schema_mode").as_deref() == Some("full"));
-            let all = tools::catalogue();
+            let all = shared.catalogue();
             let start: usize = params
                 .get("cursor")
                 .and_then(Value::as_str)
@@ -440,7 +522,16 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
             {
                 tokio::time::sleep(shared.settings.torrent_search_delay).await;
             }
-            let (text, is_error) = tools::call(&mut lock(&shared.state), name, &args);
+            let listed = shared.catalogue().into_iter().find(|t| t.name == name);
+            let changed = lock(&shared.changes).schemas.contains_key(name);
+            let (text, is_error) = match listed {
+                None => (format!("错误: 工具 '{name}' 未找到"), true),
+                Some(t) if changed && tools::missing_required(&t.schema, &args).is_some() => {
+                    let field = tools::missing_required(&t.schema, &args).unwrap_or_default();
+                    (tools::invalid_input(field, &t.schema), false)
+                }
+                _ => tools::call(&mut lock(&shared.state), name, &args),
+            };
             let mut result = json!({"content": [{"type": "text", "text": text}]});
             if is_error {
                 result["isError"] = json!(true);

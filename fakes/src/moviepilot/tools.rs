@@ -111,6 +111,37 @@ fn api_schema() -> Value {
     })
 }
 
+/// `moviepilot_api`'s schema with `extra` generated operations (`generated.op.000`, ...) after
+/// the usual ones, each with its own `$defs` entry, about 2.4 KB per operation: MoviePilot's real
+/// schema is about 0.5 MB for a little over 200 operations.
+pub fn generated_api_schema(extra: usize) -> Value {
+    let mut schema = api_schema();
+    let long = "生成的操作参数说明：按照该操作声明的参数合同构造请求，只传该操作声明的字段，保持正确类型；分页字段按合同使用，不要把业务字段平铺到顶层。";
+    for i in 0..extra {
+        let op = format!("generated.op.{i:03}");
+        let def = format!("Generated{i:03}");
+        let props: serde_json::Map<String, Value> = (0..8)
+            .map(|f| {
+                (
+                    format!("field_{f}"),
+                    json!({"type": "string", "maxLength": 200, "description": long}),
+                )
+            })
+            .collect();
+        schema["$defs"][&def] = json!({"type": "object", "properties": props, "additionalProperties": false, "description": long});
+        let branch = branch(
+            &op,
+            json!({"query": {"$ref": format!("#/$defs/{def}")}, "body": {"$ref": "#/$defs/Paging"}}),
+            &[],
+        );
+        schema["oneOf"]
+            .as_array_mut()
+            .expect("branches")
+            .push(branch);
+    }
+    schema
+}
+
 /// Every listed tool, in MoviePilot's order.
 pub fn catalogue() -> Vec<FakeTool> {
     vec![
@@ -161,6 +192,21 @@ pub fn catalogue() -> Vec<FakeTool> {
 
 fn ok(data: Value) -> String {
     json!({"success": true, "message": "", "data": data}).to_string()
+}
+
+/// The first of `schema`'s top-level required arguments that `args` lacks.
+pub fn missing_required<'a>(schema: &'a Value, args: &Value) -> Option<&'a str> {
+    schema
+        .get("required")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|f| args.get(*f).is_none())
+}
+
+/// MoviePilot's answer to arguments its current schema refuses.
+pub fn invalid_input(field: &str, schema: &Value) -> String {
+    json!({"success": false, "error": "invalid_input", "message": format!("缺少必填参数 {field}"), "input_contract": schema}).to_string()
 }
 
 /// Runs tool `name`; returns the text block and `isError`.

@@ -1,10 +1,12 @@
 //! What the component is linked against, and the per-store state those host functions use.
 //!
-//! [`ALLOWED_IMPORTS`] is the `plugin` world: `wasi:cli/environment`, `wasi:io/*`,
-//! `wasi:clocks/*`, and `wasi:http` types + outgoing-handler behind [`PolicyHooks`]. Nothing
-//! else is linked: no filesystem, sockets, random, exit or stdio.
+//! [`ALLOWED_IMPORTS`] is the `plugin` world: `media-mcp:plugin/host-cache` (in memory, see
+//! [`super::host_cache`]), `wasi:cli/environment`, `wasi:io/*`, `wasi:clocks/*`, and
+//! `wasi:http` types + outgoing-handler behind [`PolicyHooks`]. Nothing else is linked: no
+//! filesystem, sockets, random, exit or stdio.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use wasmtime::component::{HasData, Linker, ResourceTable};
@@ -12,10 +14,12 @@ use wasmtime::{Config, Engine, StoreLimits};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
+use super::host_cache::{self, HostCache};
 use crate::http_hooks::PolicyHooks;
 
 /// The imports the `plugin` world may have (any version of these interfaces).
 pub const ALLOWED_IMPORTS: &[&str] = &[
+    "media-mcp:plugin/host-cache",
     "wasi:cli/environment",
     "wasi:http/outgoing-handler",
     "wasi:http/types",
@@ -33,6 +37,8 @@ pub(super) struct HostState {
     pub(super) table: ResourceTable,
     pub(super) hooks: PolicyHooks,
     pub(super) limits: StoreLimits,
+    /// What the component keeps between calls, shared by all its stores.
+    pub(super) cache: Arc<HostCache>,
 }
 
 impl WasiView for HostState {
@@ -82,6 +88,7 @@ pub(super) fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
     type Cli = wasmtime_wasi::cli::WasiCli;
     cli::environment::add_to_linker::<HostState, Cli>(l, cli_view)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(l)?;
+    host_cache::add_to_linker(l)?;
     Ok(linker)
 }
 

@@ -1,8 +1,9 @@
 //! Runs the component: one [`Engine`] (epoch interruption on), the component compiled once
 //! (or loaded from the [`artifact_cache`](crate::artifact_cache)), pre-instantiated once
 //! ([`PluginPre`]), then **a fresh [`Store`] and instance for every call**. Calls share
-//! nothing mutable, so they run concurrently without a lock, and a call that traps, times out
-//! or runs out of memory takes only its own store down.
+//! nothing mutable but the bounded [`host_cache`] the plugin imports (a map behind a lock held
+//! only to copy one entry in or out), so they run concurrently, and a call that traps, times
+//! out or runs out of memory takes only its own store down.
 //!
 //! Per call: [`StoreLimits`] caps linear memory; the epoch deadline is re-armed so the guest
 //! yields to tokio every tick (10 ms) and is interrupted once it has run for the call timeout;
@@ -10,7 +11,7 @@
 //! in host I/O where epochs do not count, and drops the store when it fires.
 //!
 //! The linker provides exactly what the `plugin` world needs ([`ALLOWED_IMPORTS`]:
-//! `wasi:cli/environment`, `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` types +
+//! `media-mcp:plugin/host-cache`, `wasi:cli/environment`, `wasi:io/*`, `wasi:clocks/*`, and `wasi:http` types +
 //! outgoing-handler behind [`PolicyHooks`]); stdin, stdout and stderr are closed or sinks. A
 //! component importing anything else (filesystem, sockets, random, exit, stdio...) fails to load.
 
@@ -26,6 +27,7 @@ use crate::tool::ListedTool;
 
 mod failure;
 mod gateway;
+mod host_cache;
 mod linker;
 mod store;
 

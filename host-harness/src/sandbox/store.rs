@@ -12,6 +12,7 @@ use wasmtime::{Engine, Store, StoreLimitsBuilder, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi_http::WasiHttpCtx;
 
+use super::host_cache::HostCache;
 use super::linker::HostState;
 use crate::artifact_cache::Provenance;
 use crate::http_hooks::PolicyHooks;
@@ -83,6 +84,7 @@ pub(super) struct StoreRecipe {
     pub(super) policy: Arc<Policy>,
     pub(super) call_timeout: Duration,
     pub(super) memory_limit_bytes: usize,
+    pub(super) cache: Arc<HostCache>,
     _ticker: EpochTicker,
 }
 
@@ -93,6 +95,7 @@ impl StoreRecipe {
             policy: options.policy,
             call_timeout: options.call_timeout,
             memory_limit_bytes: options.memory_limit_bytes,
+            cache: Arc::default(),
             _ticker: EpochTicker::start(engine),
         }
     }
@@ -113,6 +116,7 @@ impl StoreRecipe {
             table: ResourceTable::new(),
             hooks: PolicyHooks::new(self.policy.clone()),
             limits,
+            cache: self.cache.clone(),
         };
         let mut store = Store::new(engine, state);
         store.limiter(|s| &mut s.limits);

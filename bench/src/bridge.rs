@@ -1,0 +1,250 @@
+//! The MoviePilot bridge rows: `host-harness serve` with `MOVIEPILOT_URL` pointing at the fake
+//! MoviePilot (`media_mcp_fakes::moviepilot`), whose `moviepilot_api` schema is generated to
+//! the size of MoviePilot's real one (about 0.5 MB, 200+ operations). For each schema mode it
+//! measures, after warm-up, sequential calls of a small bridged tool (`search_media`) and of
+//! `moviepilot_api` (`media.search`), each paired with a native floor: the same `tools/call`
+//! JSON-RPC POST sent by a native hyper client straight to the same fake, the answer parsed
+//! with serde_json. It also counts the requests MoviePilot received per call and the size of
+//! the `tools/list` answer.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Instant;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use media_mcp_fakes::moviepilot::{FakeMoviePilot, MCP_PATH};
+use serde_json::{Value, json};
+
+use crate::client::{McpClient, ServerSpec};
+use crate::floor;
+use crate::plan::Plan;
+use crate::stats::Summary;
+
+/// Operations generated on top of the fake's own in `moviepilot_api`'s schema.
+pub const GENERATED_OPERATIONS: usize = 210;
+
+/// One tool's calls in one schema mode.
+#[derive(Debug, Clone)]
+pub struct ToolRow {
+    /// The tool called.
+    pub tool: &'static str,
+    /// Call latency through the harness.
+    pub latency: Summary,
+    /// The paired native POST.
+    pub floor: Summary,
+    /// Each call minus the floor POST made just before it.
+    pub overhead: Summary,
+    /// Requests MoviePilot received per measured call.
+    pub requests_per_call: f64,
+}
+
+/// One schema mode.
+#[derive(Debug, Clone)]
+pub struct ModeResult {
+    /// `compact` or `full`.
+    pub mode: &'static str,
+    /// Bytes of the harness's `tools/list` answer.
+    pub list_bytes: usize,
+    /// The small tool, then `moviepilot_api`.
+    pub rows: Vec<ToolRow>,
+}
+
+/// The whole bridge measurement.
+#[derive(Debug, Clone)]
+pub struct BridgeResult {
+    /// Bytes of `moviepilot_api`'s full schema (compact JSON).
+    pub schema_bytes: usize,
+    /// Operations in it.
+    pub operations: usize,
+    /// Per schema mode.
+    pub modes: Vec<ModeResult>,
+}
+
+/// The `tools/call` arguments each measured tool gets.
+fn arguments(tool: &str) -> Value {
+    match tool {
+        "moviepilot_api" => {
+            json!({"operation_id": "media.search", "query": {"title": "Inception", "page": 1}})
+        }
+        _ => json!({"title": "Inception"}),
+    }
+}
+
+/// POSTs one JSON-RPC `tools/call` to the fake on a fresh connection (as the sandbox's client
+/// does) and parses the answer.
+async fn floor_post(addr: SocketAddr, key: &str, tool: &str) -> anyhow::Result<()> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments(tool)}});
+    let request = http::Request::post(MCP_PATH)
+        .header(http::header::HOST, addr.to_string())
+        .header("x-api-key", key)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(Full::new(Bytes::from(body.to_string())))?;
+    let (answer, _) = floor::send_json(addr, request).await?;
+    anyhow::ensure!(answer.get("result").is_some(), "no result: {answer}");
+    Ok(())
+}
+
+async fn call_ok(client: &McpClient, tool: &str) -> anyhow::Result<()> {
+    let result = client.call(tool, &arguments(tool)).await?;
+    anyhow::ensure!(
+        result["structuredContent"]["ok"] == true,
+        "{tool} failed: {result}"
+    );
+    Ok(())
+}
+
+async fn measure_mode(
+    harness: &Path,
+    wasm: &Path,
+    cache_dir: &Path,
+    fake: &FakeMoviePilot,
+    mode: &'static str,
+    plan: Plan,
+) -> anyhow::Result<ModeResult> {
+    let spec = ServerSpec {
+        name: format!("ours-moviepilot-{mode}"),
+        program: harness.to_path_buf(),
+        args: vec!["serve".into()],
+        env: vec![
+            ("MEDIA_MCP_COMPONENT".into(), wasm.display().to_string()),
+            (
+                "MEDIA_MCP_CACHE_DIR".into(),
+                cache_dir.display().to_string(),
+            ),
+            ("MOVIEPILOT_URL".into(), fake.mcp_url()),
+            ("MOVIEPILOT_API_KEY".into(), fake.key().to_owned()),
+            ("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE".into(), mode.into()),
+        ],
+    };
+    let client = McpClient::spawn(&spec)?;
+    client.initialize().await?;
+    let list_bytes = client.list_tools().await?;
+    let tools = ["search_media", "moviepilot_api"];
+    for _ in 0..plan.warmup.max(1) {
+        for tool in tools {
+            call_ok(&client, tool).await?;
+        }
+    }
+    let calls = (plan.calls / 2).max(1);
+    let mut rows = Vec::new();
+    for tool in tools {
+        fake.clear_requests();
+        let mut times = Vec::with_capacity(calls);
+        let mut floors = Vec::with_capacity(calls);
+        let mut overheads = Vec::with_capacity(calls);
+        for _ in 0..calls {
+            let started = Instant::now();
+            floor_post(fake.addr(), fake.key(), tool).await?;
+            let floor = started.elapsed();
+            let started = Instant::now();
+            call_ok(&client, tool).await?;
+            let call = started.elapsed();
+            overheads.push((call.as_secs_f64() - floor.as_secs_f64()) * 1000.0);
+            times.push(call);
+            floors.push(floor);
+        }
+        let requests: usize = fake.request_counts().values().sum();
+        rows.push(ToolRow {
+            tool,
+            latency: Summary::of(&times),
+            floor: Summary::of(&floors),
+            overhead: Summary::of_ms(overheads),
+            // The floor's own POSTs reached the fake too.
+            requests_per_call: (requests - calls) as f64 / calls as f64,
+        });
+    }
+    client.shutdown().await;
+    Ok(ModeResult {
+        mode,
+        list_bytes,
+        rows,
+    })
+}
+
+/// Runs the bridge rows.
+///
+/// # Errors
+///
+/// The harness or the fake fails, or a call does not succeed.
+pub async fn run(root: &Path, plan: Plan) -> anyhow::Result<BridgeResult> {
+    let wasm = root.join("target/media_mcp.wasm");
+    let harness = root.join("target/release/host-harness");
+    for path in [&wasm, &harness] {
+        anyhow::ensure!(
+            path.is_file(),
+            "{} is missing: run scripts/bench.sh",
+            path.display()
+        );
+    }
+    let cache_dir = root.join("target/bench/cwasm-cache");
+    let fake = FakeMoviePilot::builder()
+        .api_operations(GENERATED_OPERATIONS)
+        .page_size(100)
+        .start();
+    let schema = media_mcp_fakes::moviepilot::api_schema_with(GENERATED_OPERATIONS);
+    let operations = schema["oneOf"].as_array().map_or(0, Vec::len);
+    let mut modes = Vec::new();
+    for mode in ["compact", "full"] {
+        eprintln!("bench: MoviePilot bridge, {mode} schemas");
+        modes.push(measure_mode(&harness, &wasm, &cache_dir, &fake, mode, plan).await?);
+    }
+    Ok(BridgeResult {
+        schema_bytes: schema.to_string().len(),
+        operations,
+        modes,
+    })
+}
+
+/// The report section.
+pub fn render(r: &BridgeResult, plan: Plan) -> String {
+    let mut out = String::new();
+    out.push_str("\n## MoviePilot bridge: one upstream round trip per call\n\n");
+    out.push_str(&format!(
+        "`host-harness serve` against the fake MoviePilot, whose `moviepilot_api` schema is \
+         generated: {} operations, {} bytes of full schema. After warm-up (listing, one call \
+         of each tool), {} sequential calls per row, each paired with a native floor: the same \
+         `tools/call` POST sent by a native hyper client to the same fake on a fresh \
+         connection. *Requests/call* counts what the fake received per measured call (the \
+         floor's own POSTs excluded). Target: overhead over the floor ≤ 5 ms whatever the \
+         schema size, one request per call.{}\n\n",
+        r.operations,
+        r.schema_bytes,
+        r.modes
+            .first()
+            .and_then(|m| m.rows.first())
+            .map_or(0, |row| row.latency.runs),
+        if plan.smoke {
+            " **Smoke run: a few calls only, not a measurement.**"
+        } else {
+            ""
+        }
+    ));
+    out.push_str("| schema mode | tools/list bytes | tool | call median / p99 ms | floor POST median / p99 ms | ratio (median) | overhead median / p99 ms | requests/call | ≤ 5 ms |\n");
+    out.push_str("|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+    for m in &r.modes {
+        for row in &m.rows {
+            out.push_str(&format!(
+                "| {} | {} | `{}` | {:.2} / {:.2} | {:.2} / {:.2} | {:.2}× | {:.2} / {:.2} | {:.2} | {} |\n",
+                m.mode,
+                m.list_bytes,
+                row.tool,
+                row.latency.median_ms,
+                row.latency.p99_ms,
+                row.floor.median_ms,
+                row.floor.p99_ms,
+                row.latency.median_ms / row.floor.median_ms,
+                row.overhead.median_ms,
+                row.overhead.p99_ms,
+                row.requests_per_call,
+                if row.overhead.median_ms <= 5.0 {
+                    "**met**"
+                } else {
+                    "short"
+                },
+            ));
+        }
+    }
+    out
+}

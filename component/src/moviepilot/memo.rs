@@ -1,0 +1,355 @@
+//! MoviePilot's catalogue as the host cache keeps it between calls, so that a call in steady
+//! state sends only `tools/call`.
+//!
+//! Entries are keyed by the endpoint URL and the schema mode, and hold what a call needs in the
+//! form it needs it, never MoviePilot's whole schema:
+//!
+//! - the index: the protocol version negotiated, each tool's name and whether its listed schema
+//!   is a projection, the problems discovery reported, and a generation number that a refresh
+//!   increases;
+//! - per tool and generation, its checking form: the weakened schema (see [`super::schema`]),
+//!   or, for a tool whose `oneOf`/`anyOf` branches are told apart by an `operation_id` or
+//!   `action` constant, the weakened schema without the branches plus the operation names;
+//! - per operation and generation, that operation's weakened branch, `$ref`s inlined.
+//!
+//! A call therefore reads and parses one small branch, whatever the size of the whole schema.
+//! The host may drop any entry; a missing one is read as "ask MoviePilot again".
+
+use super::config::MoviePilotConfig;
+use super::contract_tool::{OPERATION_KEYS, branches, names_under};
+use super::discovery::Discovered;
+use super::schema::{check_weak, weakened};
+use crate::contract::ToolError;
+use crate::host_cache::HostCache;
+use crate::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// Names the layout of the entries; a change of layout changes it, so old entries are ignored.
+const FORMAT: &str = "moviepilot-catalogue/1";
+
+/// One tool of the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedTool {
+    /// Exact name for `tools/call`.
+    pub name: String,
+    /// Whether its listed schema was a projection (the full one comes from the schema helper).
+    pub projected: bool,
+}
+
+/// What discovery found, without the schemas.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Index {
+    /// Increased by every refresh; part of the keys of the forms made from that discovery.
+    pub generation: u64,
+    /// The protocol version MoviePilot accepted.
+    pub version: String,
+    /// The usable tools, in MoviePilot's order.
+    pub tools: Vec<IndexedTool>,
+    /// What discovery had to leave out.
+    pub problems: Vec<String>,
+}
+
+impl Index {
+    /// The index of `found`.
+    pub fn new(generation: u64, version: String, found: &Discovered) -> Self {
+        Self {
+            generation,
+            version,
+            tools: found
+                .tools
+                .iter()
+                .map(|t| IndexedTool {
+                    name: t.name.clone(),
+                    projected: t.projected,
+                })
+                .collect(),
+            problems: found.problems.clone(),
+        }
+    }
+
+    /// Tool `name`, unless it is missing or one of the names `taken` by the plugin's own tools.
+    pub fn tool(&self, name: &str, taken: &[&str]) -> Option<&IndexedTool> {
+        self.tools
+            .iter()
+            .find(|t| t.name == name && !taken.contains(&name))
+    }
+
+    fn to_json(&self) -> Value {
+        let tools: Vec<Value> = self
+            .tools
+            .iter()
+            .map(|t| json!([t.name, t.projected]))
+            .collect();
+        json!({"generation": self.generation, "version": self.version, "tools": tools, "problems": self.problems})
+    }
+
+    fn from_json(v: &Value) -> Option<Self> {
+        let tools = v
+            .get("tools")?
+            .as_array()?
+            .iter()
+            .map(|t| {
+                Some(IndexedTool {
+                    name: t.get(0)?.as_str()?.to_owned(),
+                    projected: t.get(1)?.as_bool()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let problems = v
+            .get("problems")?
+            .as_array()?
+            .iter()
+            .map(|p| p.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self {
+            generation: v.get("generation")?.as_u64()?,
+            version: v.get("version")?.as_str()?.to_owned(),
+            tools,
+            problems,
+        })
+    }
+}
+
+/// How a tool's arguments are checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Form {
+    /// Against one weakened schema.
+    Whole(Value),
+    /// Against `rest` (the schema without its branches) and the branch of the operation named
+    /// by argument `key`.
+    Operations {
+        /// `operation_id` or `action`.
+        key: String,
+        /// The weakened schema without `oneOf`/`anyOf`.
+        rest: Value,
+        /// The operation names, in schema order.
+        operations: Vec<String>,
+    },
+}
+
+impl Form {
+    /// The operation `args` name, for a form with operations.
+    pub fn operation<'a>(&self, args: &'a Value) -> Option<&'a str> {
+        match self {
+            Form::Whole(_) => None,
+            Form::Operations { key, .. } => args.get(key.as_str()).and_then(Value::as_str),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Form::Whole(w) => json!({"whole": w}),
+            Form::Operations {
+                key,
+                rest,
+                operations,
+            } => json!({"key": key, "rest": rest, "operations": operations}),
+        }
+    }
+
+    fn from_json(mut v: Value) -> Option<Self> {
+        let o = v.as_object_mut()?;
+        if let Some(w) = o.remove("whole") {
+            return Some(Form::Whole(w));
+        }
+        let operations = o
+            .get("operations")?
+            .as_array()?
+            .iter()
+            .map(|n| n.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Form::Operations {
+            key: o.get("key")?.as_str()?.to_owned(),
+            rest: o.remove("rest")?,
+            operations,
+        })
+    }
+}
+
+/// Why cached arguments checks could not conclude.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    /// The arguments do not fit the form.
+    Invalid(ToolError),
+    /// The operation's branch is not at hand (the host dropped it).
+    Missing,
+}
+
+/// Checks `args` against `form`; `branch` is the weakened branch of the operation `args` name.
+///
+/// # Errors
+/// [`Refused::Invalid`] naming the argument at fault; [`Refused::Missing`] when the branch of a
+/// known operation is not given.
+pub fn check(tool: &str, form: &Form, branch: Option<&Value>, args: &Value) -> Result<(), Refused> {
+    match form {
+        Form::Whole(weak) => check_weak(weak, args).map_err(Refused::Invalid),
+        Form::Operations {
+            key,
+            rest,
+            operations,
+        } => {
+            check_weak(rest, args).map_err(Refused::Invalid)?;
+            let Some(op) = form.operation(args) else {
+                return Err(Refused::Invalid(ToolError::invalid_argument(
+                    key.clone(),
+                    format!("`{tool}` needs {key}: the name of one of its operations"),
+                )));
+            };
+            if !operations.iter().any(|o| o == op) {
+                let shown: String = op.chars().filter(|c| !c.is_control()).take(80).collect();
+                return Err(Refused::Invalid(ToolError::invalid_argument(
+                    key.clone(),
+                    format!("MoviePilot's current schema of `{tool}` has no operation `{shown}`"),
+                )));
+            }
+            let branch = branch.ok_or(Refused::Missing)?;
+            check_weak(branch, args).map_err(Refused::Invalid)
+        }
+    }
+}
+
+/// The checking form of `schema`, giving each operation's key, name and weakened branch to
+/// `branch` as it is made (so they need not all be held at once).
+pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form {
+    let combinators = ["oneOf", "anyOf"]
+        .iter()
+        .filter(|k| schema.get(**k).is_some())
+        .count();
+    let parts = branches(schema);
+    let key = OPERATION_KEYS
+        .iter()
+        .find(|k| !parts.is_empty() && parts.iter().all(|b| !names_under(b, k).is_empty()));
+    let (Some(key), 1) = (key, combinators) else {
+        return Form::Whole(weakened(schema, schema));
+    };
+    let mut operations: Vec<String> = Vec::new();
+    for (i, b) in parts.iter().enumerate() {
+        for name in names_under(b, key) {
+            if operations.iter().any(|o| o == name) {
+                continue;
+            }
+            // Several branches may accept one name: it must fit one of them.
+            let mut fitting: Vec<Value> = parts[i..]
+                .iter()
+                .filter(|other| names_under(other, key).contains(&name))
+                .map(|other| weakened(other, schema))
+                .collect();
+            let joined = if fitting.len() == 1 {
+                fitting.remove(0)
+            } else {
+                json!({"anyOf": fitting})
+            };
+            branch(key, name, joined);
+            operations.push(name.to_owned());
+        }
+    }
+    let mut rest: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
+    rest.remove("oneOf");
+    rest.remove("anyOf");
+    rest.remove("$defs");
+    rest.remove("definitions");
+    Form::Operations {
+        key: (*key).to_owned(),
+        rest: weakened(&Value::Object(rest), schema),
+        operations,
+    }
+}
+
+/// A form ready for one call: the form and the branch of the operation the call names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    /// The tool's form.
+    pub form: Form,
+    /// The weakened branch of the operation the arguments name, when there is one.
+    pub branch: Option<Value>,
+}
+
+/// The host cache, as this MoviePilot endpoint and schema mode use it.
+pub struct Memo<'a> {
+    cache: &'a dyn HostCache,
+    prefix: String,
+}
+
+impl<'a> Memo<'a> {
+    /// The entries of the endpoint and schema mode `cfg` names.
+    pub fn new(cache: &'a dyn HostCache, cfg: &MoviePilotConfig) -> Self {
+        Self {
+            cache,
+            prefix: format!(
+                "{FORMAT} {} {}",
+                cfg.schema_mode.header_value(),
+                cfg.url.as_str()
+            ),
+        }
+    }
+
+    /// Whether the host keeps anything.
+    pub fn enabled(&self) -> bool {
+        self.cache.enabled()
+    }
+
+    fn read(&self, key: &str) -> Option<Value> {
+        serde_json::from_str(&self.cache.get(key)?).ok()
+    }
+
+    fn index_key(&self) -> String {
+        format!("{} index", self.prefix)
+    }
+
+    fn form_key(&self, generation: u64, tool: &str) -> String {
+        format!("{} {generation} form {tool}", self.prefix)
+    }
+
+    fn operation_key(&self, generation: u64, tool: &str, op: &str) -> String {
+        format!("{} {generation} op {tool} {op}", self.prefix)
+    }
+
+    /// The index, if the host has one.
+    pub fn index(&self) -> Option<Index> {
+        Index::from_json(&self.read(&self.index_key())?)
+    }
+
+    /// Stores `index`, replacing the previous one.
+    pub fn put_index(&self, index: &Index) {
+        if self.enabled() {
+            self.cache
+                .set(&self.index_key(), &index.to_json().to_string());
+        }
+    }
+
+    /// The stored form of `tool` with the branch `args` name, if the host has both.
+    pub fn prepared(&self, generation: u64, tool: &str, args: &Value) -> Option<Prepared> {
+        let form = Form::from_json(self.read(&self.form_key(generation, tool))?)?;
+        let branch = form
+            .operation(args)
+            .and_then(|op| self.read(&self.operation_key(generation, tool, op)));
+        Some(Prepared { form, branch })
+    }
+
+    /// Builds `tool`'s form from its full `schema`, stores it and its branches under
+    /// `generation` (when the host keeps anything), and returns it ready for `args`.
+    pub fn prepare(&self, generation: u64, tool: &str, schema: &Value, args: &Value) -> Prepared {
+        let mut wanted: Option<Value> = None;
+        let mut sink = |key: &str, op: &str, weak: Value| {
+            if self.enabled() {
+                self.cache
+                    .set(&self.operation_key(generation, tool, op), &weak.to_string());
+            }
+            if args.get(key).and_then(Value::as_str) == Some(op) {
+                wanted = Some(weak);
+            }
+        };
+        let form = build(schema, &mut sink);
+        let branch = wanted;
+        if self.enabled() {
+            self.cache.set(
+                &self.form_key(generation, tool),
+                &form.to_json().to_string(),
+            );
+        }
+        Prepared { form, branch }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,123 @@
+use super::*;
+use crate::moviepilot::schema::check as whole_check;
+
+fn api() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"operation_id": {"type": "string"}},
+        "required": ["operation_id"],
+        "oneOf": [
+            {"type": "object", "properties": {"operation_id": {"const": "media.search"}, "query": {"$ref": "#/$defs/Query"}}, "required": ["operation_id", "query"], "additionalProperties": false},
+            {"$ref": "#/$defs/Restart"},
+            {"type": "object", "properties": {"operation_id": {"enum": ["a.b", "media.search"]}, "body": {"type": "integer"}}, "required": ["operation_id", "body"]}
+        ],
+        "$defs": {
+            "Query": {"type": "object", "properties": {"title": {"type": "string", "minLength": 1}}, "required": ["title"]},
+            "Restart": {"type": "object", "properties": {"operation_id": {"const": "system.restart"}}, "required": ["operation_id"]}
+        }
+    })
+}
+
+fn split(schema: &Value) -> (Form, Vec<(String, Value)>) {
+    let mut parts = Vec::new();
+    let form = build(schema, &mut |key, op, weak| {
+        assert_eq!(key, "operation_id");
+        parts.push((op.to_owned(), weak));
+    });
+    (form, parts)
+}
+
+fn split_check(schema: &Value, args: &Value) -> bool {
+    let (form, parts) = split(schema);
+    let branch = form
+        .operation(args)
+        .and_then(|op| parts.iter().find(|(o, _)| o == op))
+        .map(|(_, w)| w);
+    check("t", &form, branch, args).is_ok()
+}
+
+#[test]
+fn branches_told_apart_by_an_operation_are_kept_one_per_operation() {
+    let (form, parts) = split(&api());
+    let Form::Operations {
+        key, operations, ..
+    } = &form
+    else {
+        panic!("{form:?}")
+    };
+    assert_eq!(key, "operation_id");
+    assert_eq!(operations, &["media.search", "system.restart", "a.b"]);
+    let names: Vec<&str> = parts.iter().map(|(o, _)| o.as_str()).collect();
+    assert_eq!(names, ["media.search", "system.restart", "a.b"]);
+    for (_, weak) in &parts {
+        assert!(!weak.to_string().contains("$ref"), "{weak}");
+    }
+    // Two branches accept media.search: either may fit.
+    assert!(parts[0].1.get("anyOf").is_some(), "{}", parts[0].1);
+}
+
+#[test]
+fn checking_one_branch_agrees_with_checking_the_whole_schema() {
+    let schema = api();
+    for args in [
+        json!({"operation_id": "media.search", "query": {"title": "Dune"}}),
+        json!({"operation_id": "media.search", "query": {"title": ""}}),
+        json!({"operation_id": "media.search", "body": 3}),
+        json!({"operation_id": "media.search"}),
+        json!({"operation_id": "system.restart"}),
+        json!({"operation_id": "a.b", "body": "x"}),
+        json!({"operation_id": "a.b", "body": 1}),
+        json!({"operation_id": "nope"}),
+        json!({"operation_id": 7}),
+        json!({}),
+    ] {
+        assert_eq!(
+            split_check(&schema, &args),
+            whole_check(&schema, &args).is_ok(),
+            "{args}"
+        );
+    }
+}
+
+#[test]
+fn schemas_without_named_branches_are_checked_whole() {
+    let plain = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+    assert!(matches!(split(&plain).0, Form::Whole(_)));
+    let mut unnamed = api();
+    unnamed["oneOf"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "object"}));
+    let (form, parts) = split(&unnamed);
+    assert!(matches!(form, Form::Whole(_)) && parts.is_empty());
+}
+
+#[test]
+fn a_known_operation_without_its_branch_is_missing_and_an_unknown_one_invalid() {
+    let (form, _) = split(&api());
+    let known = json!({"operation_id": "a.b", "body": 1});
+    assert_eq!(check("t", &form, None, &known), Err(Refused::Missing));
+    let unknown = json!({"operation_id": "x.y"});
+    let Err(Refused::Invalid(e)) = check("t", &form, None, &unknown) else {
+        panic!()
+    };
+    assert_eq!(e.field.as_deref(), Some("operation_id"));
+    assert!(e.message.contains("no operation `x.y`"), "{}", e.message);
+}
+
+#[test]
+fn index_and_forms_read_back_as_written() {
+    let index = Index {
+        generation: 7,
+        version: "2025-06-18".into(),
+        tools: vec![IndexedTool {
+            name: "moviepilot_api".into(),
+            projected: true,
+        }],
+        problems: vec!["tool `x` listed twice; the first is kept".into()],
+    };
+    assert_eq!(Index::from_json(&index.to_json()), Some(index));
+    for form in [split(&api()).0, Form::Whole(json!({"type": "object"}))] {
+        assert_eq!(Form::from_json(form.to_json()), Some(form));
+    }
+}
