@@ -13,7 +13,7 @@ use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
-use crate::upstream::encode_segment;
+use crate::upstream::encode_query_value;
 use serde_json::{Value, json};
 
 /// The `kind` values, in schema order (upstream-backed first, then local tables).
@@ -122,7 +122,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "keywords" => (
             format!(
                 "/api/v1/TheMovieDb/Keywords?searchTerm={}",
-                encode_segment(query.unwrap_or_default())
+                encode_query_value(query.unwrap_or_default())
             ),
             false,
         ),
@@ -136,7 +136,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             (
                 format!(
                     "/api/v1/TheMovieDb/WatchProviders/{media}?searchTerm={}",
-                    encode_segment(query.unwrap_or_default())
+                    encode_query_value(query.unwrap_or_default())
                 ),
                 false,
             )
