@@ -635,20 +635,26 @@ mod tests {
         );
     }
 
-    #[test]
-    fn secrets_are_redacted_from_structured_content_and_text() {
-        let key = "0123456789abcdef0123".to_owned();
+    /// Calls a tool whose result is `structured`, with `key` configured as a secret.
+    fn call_returning(structured: String, key: &str) -> Response {
         let t = FakeTools {
-            structured: Some(format!(
-                r#"{{"ok":false,"error":{{"message":"bad key {key}"}},"{key}":[{key:?}]}}"#
-            )),
+            structured: Some(structured),
             ..FakeTools::default()
         };
-        let r = handle(
+        handle(
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#,
             &admitted(Identity::Default),
             &t,
-            core::slice::from_ref(&key),
+            &[key.to_owned()],
+        )
+    }
+
+    #[test]
+    fn secrets_are_redacted_from_structured_content_and_text() {
+        let key = "0123456789abcdef0123".to_owned();
+        let r = call_returning(
+            format!(r#"{{"ok":false,"error":{{"message":"bad key {key}"}},"{key}":[{key:?}]}}"#),
+            &key,
         );
         let body = String::from_utf8(r.body).unwrap();
         assert!(!body.contains(&key), "{body}");
@@ -665,20 +671,13 @@ mod tests {
 
     #[test]
     fn upper_cased_and_invisibly_split_secrets_are_redacted() {
-        let key = "0123456789abcdef0123".to_owned();
         let upper = "0123456789ABCDEF0123";
         let split = "0123456789\u{200b}abcdef\u{202e}0123";
-        let t = FakeTools {
-            structured: Some(format!(
+        let r = call_returning(
+            format!(
                 r#"{{"ok":false,"error":{{"message":"bad key {upper}"}},"data":["{split}","a\n{upper}b"]}}"#
-            )),
-            ..FakeTools::default()
-        };
-        let r = handle(
-            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#,
-            &admitted(Identity::Default),
-            &t,
-            core::slice::from_ref(&key),
+            ),
+            "0123456789abcdef0123",
         );
         let v: Value = serde_json::from_slice(&r.body).unwrap();
         let structured = &v["result"]["structuredContent"];
