@@ -5,6 +5,8 @@ changes). libFuzzer then grows the corpus from these; the stable replay test run
   arguments:   [tool index] + arguments text (valid samples, wrong types, junk)
   projections: [tool index][status/content-type byte] + an Ombi fixture body for that tool
   framing:     hostile stdin bytes after the handshake (garbage, batches, wrong types, ...)
+  path_segments: [2 * tool index] + argument name + NUL + value (the value as that argument),
+               or [1] + NUL + value (the value as the title an upstream movie detail carries)
   redaction:   [key length][key bytes] + text with the key planted (U+0001 as written, U+0002
                upper-cased, U+0003 split by the next character)
 
@@ -92,4 +94,15 @@ for key, text in [(b"0123456789abcdef", "\u0001"), (b"ombi-key-canary", "x \u000
                   (b"aaaaaaab", "aaaaaaa\u0001aaaaaaaab"), (b"abcdefgh", "caf\u00e9 \u202e nothing here"),
                   (b"abcdefgh", "\u0001\u0001\u0002\u0003\u0001")]:
     put("redaction", bytes([len(key) - 8]) + key + text.encode("utf-8"))
+# Dot segments as arguments and as an upstream title, in the forms URL parsers resolve.
+dots = ["..", ".", "", "%2e%2e", ".%2E", "%2e", "...", "../admin", "a/../b", "\\..", ". .", "..\u200b"]
+for tool, field in [("read_users", "user_id"), ("read_search", "query"), ("read_media", "id"),
+                    ("read_requests", "query"), ("read_issues", "provider_id"),
+                    ("read_request_stats", "user_id"), ("read_library", "id"), ("read_logs", "file_id")]:
+    if tool not in tools:
+        continue
+    for value in dots:
+        put("path_segments", bytes([2 * tools.index(tool)]) + field.encode() + b"\0" + value.encode())
+for value in dots + ["The Matrix", "AC/DC"]:
+    put("path_segments", bytes([1]) + b"\0" + value.encode())
 print({t: len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS)})

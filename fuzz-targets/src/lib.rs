@@ -9,6 +9,8 @@
 //!   valid envelope;
 //! * [`projections`]: any bytes as every upstream answer of a tool call: no panic, and the
 //!   envelope validates against the tool's `outputSchema` within the output budget;
+//! * [`path_segments`]: any value as an argument that may become a URL path segment, and as
+//!   an upstream title that becomes one: no request path has an empty or dot segment;
 //! * `framing` (feature `harness`): any bytes on the harness's stdin after a handshake: every
 //!   output line is one JSON-RPC message, and the server still answers a ping afterwards;
 //! * `redaction` (feature `harness`): any text with a key planted in it (as written,
@@ -20,6 +22,7 @@
 pub mod arguments;
 #[cfg(feature = "harness")]
 pub mod framing;
+pub mod path_segments;
 pub mod projections;
 #[cfg(feature = "harness")]
 pub mod redaction;
@@ -33,6 +36,7 @@ pub type Target = fn(&[u8]);
 pub const TARGETS: &[(&str, Target)] = &[
     ("arguments", arguments::run),
     ("projections", projections::run),
+    ("path_segments", path_segments::run),
     #[cfg(feature = "harness")]
     ("framing", framing::run),
     #[cfg(feature = "harness")]

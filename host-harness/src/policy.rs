@@ -20,9 +20,8 @@ use wasmtime_wasi_http::RequestOptions;
 
 use crate::config::{Settings, Upstream};
 
-mod redact;
-
-pub use redact::is_invisible;
+pub use media_mcp_safe_text::is_invisible;
+use media_mcp_safe_text::{Needles, rewrite_strings};
 
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -156,7 +155,7 @@ impl Rule {
 
 /// The configured API keys, for [`Policy::redact_secrets`]. `Debug` hides them.
 #[derive(Clone, Default)]
-struct KeyList(redact::Needles);
+struct KeyList(Needles);
 
 impl fmt::Debug for KeyList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -217,7 +216,7 @@ impl Policy {
         }
         Policy {
             rules,
-            keys: KeyList(redact::Needles::new(secrets)),
+            keys: KeyList(Needles::new(secrets)),
         }
     }
 
@@ -227,12 +226,12 @@ impl Policy {
     /// pass-key mode the guest holds it: results are cleaned here, on the host, either way.
     /// Keys are found in any letter case and when split by characters that show nothing
     /// (controls, line breaks, format characters such as U+200B or U+202E); see
-    /// `policy/redact.rs`. Keys are at least [`crate::config::MIN_KEY_CHARS`] long.
+    /// `media_mcp_safe_text::Needles`. Keys are at least [`crate::config::MIN_KEY_CHARS`] long.
     pub fn redact_secrets(&self, value: &mut serde_json::Value) -> bool {
         if self.keys.0.is_empty() {
             return false;
         }
-        redact_value(value, &self.keys.0)
+        rewrite_strings(value, &mut |text| self.keys.0.redact(text, REDACTED))
     }
 
     /// The origins requests may go to.
@@ -288,39 +287,6 @@ impl Policy {
             headers.insert(credential.name.clone(), credential.value.clone());
         }
         Ok(())
-    }
-}
-
-fn redact_text(text: &str, secrets: &redact::Needles) -> Option<String> {
-    secrets.redact(text, REDACTED)
-}
-
-fn redact_value(value: &mut serde_json::Value, secrets: &redact::Needles) -> bool {
-    use serde_json::Value;
-    match value {
-        Value::String(text) => match redact_text(text, secrets) {
-            Some(clean) => {
-                *text = clean;
-                true
-            }
-            None => false,
-        },
-        Value::Array(items) => items
-            .iter_mut()
-            .fold(false, |hit, item| redact_value(item, secrets) | hit),
-        Value::Object(map) => {
-            let mut hit = false;
-            if map.keys().any(|k| redact_text(k, secrets).is_some()) {
-                let entries = std::mem::take(map);
-                for (k, v) in entries {
-                    map.insert(redact_text(&k, secrets).unwrap_or(k), v);
-                }
-                hit = true;
-            }
-            map.values_mut()
-                .fold(hit, |hit, item| redact_value(item, secrets) | hit)
-        }
-        _ => false,
     }
 }
 

@@ -230,3 +230,74 @@ fn an_ombi_url_with_a_path_prefix_is_followed() {
         fake.requests()
     );
 }
+
+/// A JSON array of `row(0)`, `row(1)`, … as long as fits just under the 4 MiB read cap, and
+/// how many rows it holds.
+fn list_at_the_read_cap(row: &dyn Fn(usize) -> Value) -> (String, usize) {
+    const CAP: usize = 4 * 1024 * 1024;
+    let mut body = String::from("[");
+    let mut n = 0;
+    loop {
+        let next = row(n).to_string();
+        if body.len() + next.len() + 2 > CAP - 1024 {
+            break;
+        }
+        if n > 0 {
+            body.push(',');
+        }
+        body.push_str(&next);
+        n += 1;
+    }
+    body.push(']');
+    (body, n)
+}
+
+#[test]
+fn reference_lists_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    type Row = Box<dyn Fn(usize) -> Value>;
+    let cases: [(&str, &str, Row); 4] = [
+        (
+            "genres_movie",
+            "/api/v2/Search/Genres/{media}",
+            Box::new(|i| json!({"id": i + 1, "name": format!("Genre {i}")})),
+        ),
+        (
+            "languages",
+            "/api/v2/Search/Languages",
+            Box::new(
+                |i| json!({"iso_639_1": format!("l{i}"), "english_name": format!("Language {i}"), "name": "n"}),
+            ),
+        ),
+        (
+            "keywords",
+            "/api/v1/TheMovieDb/Keywords",
+            Box::new(|i| json!({"id": i + 1, "name": format!("keyword {i}")})),
+        ),
+        (
+            "features",
+            "/api/v2/Features",
+            Box::new(|i| json!({"name": format!("Feature{i}"), "enabled": i % 2 == 0})),
+        ),
+    ];
+    for (kind, template, row) in &cases {
+        let (body, n) = list_at_the_read_cap(row);
+        fake.set_override("GET", template, Reply::json(200, body));
+        let args = if *kind == "keywords" {
+            json!({"kind": kind, "query": "keyword"})
+        } else {
+            json!({"kind": kind})
+        };
+        let response = h.call_tool("read_reference", args);
+        let envelope = structured(&response);
+        assert_eq!(envelope["ok"], true, "{kind}: {envelope}");
+        assert_eq!(envelope["data"]["page"]["total"], n, "{kind}");
+        assert_eq!(
+            envelope["data"]["items"].as_array().unwrap().len(),
+            20,
+            "{kind}"
+        );
+    }
+}

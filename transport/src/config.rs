@@ -13,8 +13,9 @@ pub const DEFAULT_PATH: &str = "/mcp";
 /// Request bodies larger than this are refused with 413 before they are read in full.
 pub const MAX_BODY_BYTES: usize = 4 << 20;
 
-/// API keys shorter than this are not searched for in results: replacing a short string
-/// everywhere would mangle ordinary text (the harness uses the same floor).
+/// API keys shorter than this are refused: removing a short string everywhere from results
+/// would mangle ordinary text, and leaving it would leak the key (the harness uses the same
+/// floor).
 pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
 
 /// The variables holding upstream API keys, redacted from every result when the plugin holds
@@ -141,12 +142,22 @@ impl Settings {
             }
             allowed_origins.push(origin);
         }
-        let secrets = SECRET_VARIABLES
-            .iter()
-            .filter_map(|name| lookup(name))
-            .map(|v| v.trim().to_owned())
-            .filter(|v| v.chars().count() >= MIN_REDACTED_SECRET_CHARS)
-            .collect();
+        let mut secrets = Vec::new();
+        for name in SECRET_VARIABLES {
+            let Some(key) = lookup(name).map(|v| v.trim().to_owned()) else {
+                continue;
+            };
+            if key.is_empty() {
+                continue;
+            }
+            if key.chars().count() < MIN_REDACTED_SECRET_CHARS {
+                return Err(ConfigError(format!(
+                    "{name} is shorter than {MIN_REDACTED_SECRET_CHARS} characters: such a key \
+                     could not be removed from results without mangling ordinary text"
+                )));
+            }
+            secrets.push(key);
+        }
         Ok(Settings {
             path,
             auth,
@@ -237,10 +248,20 @@ mod tests {
     fn secrets_are_read_from_the_key_variables_and_hidden_from_debug() {
         let s = settings(&[
             ("OMBI_API_KEY", "0123456789abcdef0123456789abcdef"),
-            ("MOVIEPILOT_API_KEY", "short"),
+            ("MOVIEPILOT_API_KEY", " "),
         ])
         .unwrap();
         assert_eq!(s.secrets, ["0123456789abcdef0123456789abcdef"]);
         assert!(!format!("{s:?}").contains("0123456789abcdef"));
+    }
+
+    #[test]
+    fn keys_too_short_to_redact_are_refused_without_echoing_them() {
+        let e = settings(&[("MOVIEPILOT_API_KEY", "short")]).unwrap_err();
+        assert!(
+            e.0.starts_with("MOVIEPILOT_API_KEY is shorter than 8"),
+            "{e}"
+        );
+        assert!(!e.0.contains("short:") && !e.0.contains("\"short"), "{e}");
     }
 }

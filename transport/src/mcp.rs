@@ -8,6 +8,8 @@
 
 use serde_json::{Map, Value, json};
 
+use media_mcp_safe_text::{Needles, rewrite_strings};
+
 use crate::auth::Identity;
 pub use crate::http::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::http::{Admitted, ReplyFormat, Response};
@@ -313,38 +315,14 @@ fn result(structured: Value, text: String, is_error: bool) -> Value {
 }
 
 /// Replaces every secret inside `value` (strings and object keys) with `[redacted]`; `true`
-/// when something was replaced.
+/// when something was replaced. Secrets are found in any letter case and when split by
+/// characters that show nothing (line breaks, U+200B, U+202E, …), as the harness finds them.
 fn redact(value: &mut Value, secrets: &[String]) -> bool {
-    fn clean(text: &str, secrets: &[String]) -> Option<String> {
-        secrets.iter().any(|s| text.contains(s.as_str())).then(|| {
-            secrets
-                .iter()
-                .fold(text.to_owned(), |t, s| t.replace(s.as_str(), "[redacted]"))
-        })
+    if secrets.is_empty() {
+        return false;
     }
-    match value {
-        Value::String(s) => clean(s, secrets).map(|c| *s = c).is_some(),
-        Value::Array(items) => items
-            .iter_mut()
-            .fold(false, |any, v| redact(v, secrets) | any),
-        Value::Object(map) => {
-            let mut any = false;
-            let entries = core::mem::take(map);
-            for (k, mut v) in entries {
-                any |= redact(&mut v, secrets);
-                let k = match clean(&k, secrets) {
-                    Some(c) => {
-                        any = true;
-                        c
-                    }
-                    None => k,
-                };
-                map.insert(k, v);
-            }
-            any
-        }
-        _ => false,
-    }
+    let needles = Needles::new(secrets.iter().map(String::as_str));
+    rewrite_strings(value, &mut |text| needles.redact(text, "[redacted]"))
 }
 
 /// A version-4 UUID (the harness's correlation-id format) from 128 random bits.
@@ -657,20 +635,26 @@ mod tests {
         );
     }
 
-    #[test]
-    fn secrets_are_redacted_from_structured_content_and_text() {
-        let key = "0123456789abcdef0123".to_owned();
+    /// Calls a tool whose result is `structured`, with `key` configured as a secret.
+    fn call_returning(structured: String, key: &str) -> Response {
         let t = FakeTools {
-            structured: Some(format!(
-                r#"{{"ok":false,"error":{{"message":"bad key {key}"}},"{key}":[{key:?}]}}"#
-            )),
+            structured: Some(structured),
             ..FakeTools::default()
         };
-        let r = handle(
+        handle(
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#,
             &admitted(Identity::Default),
             &t,
-            core::slice::from_ref(&key),
+            &[key.to_owned()],
+        )
+    }
+
+    #[test]
+    fn secrets_are_redacted_from_structured_content_and_text() {
+        let key = "0123456789abcdef0123".to_owned();
+        let r = call_returning(
+            format!(r#"{{"ok":false,"error":{{"message":"bad key {key}"}},"{key}":[{key:?}]}}"#),
+            &key,
         );
         let body = String::from_utf8(r.body).unwrap();
         assert!(!body.contains(&key), "{body}");
@@ -683,6 +667,24 @@ mod tests {
             v["result"]["structuredContent"]["[redacted]"],
             json!(["[redacted]"])
         );
+    }
+
+    #[test]
+    fn upper_cased_and_invisibly_split_secrets_are_redacted() {
+        let upper = "0123456789ABCDEF0123";
+        let split = "0123456789\u{200b}abcdef\u{202e}0123";
+        let r = call_returning(
+            format!(
+                r#"{{"ok":false,"error":{{"message":"bad key {upper}"}},"data":["{split}","a\n{upper}b"]}}"#
+            ),
+            "0123456789abcdef0123",
+        );
+        let v: Value = serde_json::from_slice(&r.body).unwrap();
+        let structured = &v["result"]["structuredContent"];
+        assert_eq!(structured["error"]["message"], "bad key [redacted]");
+        assert_eq!(structured["data"], json!(["[redacted]", "a\n[redacted]b"]));
+        let text = v["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), *structured);
     }
 
     #[test]

@@ -61,10 +61,22 @@ fn walk_arrays(node: &mut Value, path: &str, f: &mut dyn FnMut(&str, &mut Vec<Va
     }
 }
 
+/// The length of `value` as compact JSON, counted while formatting: fitting measures the
+/// envelope after each step, and a copy of a multi-megabyte result per step would cost memory
+/// the call does not have.
 fn size_of(value: &Value) -> usize {
-    serde_json::to_vec(value)
-        .map(|v| v.len())
-        .unwrap_or(usize::MAX)
+    struct Count(usize);
+    impl core::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match core::fmt::write(&mut count, format_args!("{value}")) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
 }
 
 /// Room kept for the few warnings fitting itself adds.

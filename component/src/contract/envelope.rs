@@ -6,6 +6,7 @@
 use super::budget;
 use super::error::ToolError;
 use crate::prelude::*;
+use media_mcp_safe_text::{rewrite_strings, strip_format};
 use serde_json::{Map, Value, json};
 
 /// What a tool handler produced: data on success, an error on failure (possibly with data).
@@ -95,6 +96,10 @@ pub struct Rendered {
 }
 
 /// Builds the envelope for `operation`, applying the output budgets.
+///
+/// Every string of the result, upstream text included (titles, names, overviews, messages,
+/// MoviePilot's bridged answers), loses its format characters here ([`strip_format`]: zero-width
+/// spaces, bidirectional controls, tags), which would hide or reorder what a person reads.
 pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
     let Reply {
         mut data,
@@ -119,6 +124,12 @@ pub fn render(operation: &str, correlation_id: &str, reply: Reply) -> Rendered {
     envelope.insert("truncated".into(), json!(truncated));
     envelope.insert("correlation_id".into(), json!(correlation_id));
     let mut structured = Value::Object(envelope);
+    rewrite_strings(&mut structured, &mut strip_format);
+    for warning in &mut warnings {
+        if let Some(stripped) = strip_format(warning) {
+            *warning = stripped;
+        }
+    }
     budget::fit(&mut structured, warnings);
     let text = serde_json::to_string(&structured).unwrap_or_else(|_| "{}".to_owned());
     Rendered {

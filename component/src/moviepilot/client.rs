@@ -8,9 +8,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
 use crate::upstream::Effect;
 use crate::upstream::recognise::transport_error;
-use crate::upstream::{
-    HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, encode_segment,
-};
+use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, path_segment};
 use core::cell::{Cell, RefCell};
 use serde_json::{Value, json};
 
@@ -159,10 +157,12 @@ impl<'a> Client<'a> {
     /// # Errors
     /// Transport failures, failure statuses, and bodies that are not JSON.
     pub fn tool_schema(&self, name: &str) -> Result<Value, ToolError> {
-        let url = self
-            .cfg
-            .url
-            .join(&format!("/tools/{}/schema", encode_segment(name)));
+        let segment = path_segment(name).ok_or_else(|| {
+            ToolError::schema_mismatch(format!(
+                "MoviePilot listed a tool named {name:?}, which cannot be a URL path segment"
+            ))
+        })?;
+        let url = self.cfg.url.join(&format!("/tools/{segment}/schema"));
         let req = HttpRequest {
             method: Method::Get,
             url,

@@ -4,7 +4,7 @@
 use super::config::OmbiConfig;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::upstream::recognise::{json_body, status_error, transport_error};
+use crate::upstream::recognise::{json_body, json_elements, status_error, transport_error};
 use crate::upstream::{Effect, HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -63,6 +63,32 @@ impl<'a> Ombi<'a> {
     /// A contract error for transport failures, failure statuses and bad bodies.
     pub fn get<T: DeserializeOwned>(&self, path: &str) -> Result<Option<T>, ToolError> {
         self.send(Method::Get, path, None, Effect::Read)
+    }
+
+    /// GET `path`, an unpaged list, handing its elements to `each` one at a time
+    /// ([`json_elements`]): a list of several megabytes is never held as one JSON tree.
+    ///
+    /// # Errors
+    /// As [`Ombi::get`]; 204 or `null` (which do not say the list is empty) and JSON that is
+    /// not an array are `UPSTREAM_SCHEMA_MISMATCH` naming `what`; the first error of `each`.
+    pub fn get_each(
+        &self,
+        path: &str,
+        what: &str,
+        each: &mut dyn FnMut(Value) -> Result<(), ToolError>,
+    ) -> Result<usize, ToolError> {
+        let resp = self.exchange(Method::Get, path, None, Effect::Read)?;
+        let first = resp.body.iter().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|b| *b != b'[' && *b != b'n') {
+            return Err(ToolError::schema_mismatch(format!(
+                "expected a JSON array of {what} from upstream"
+            )));
+        }
+        json_elements(&resp, each)?.ok_or_else(|| {
+            ToolError::schema_mismatch(format!(
+                "Ombi answered the list of {what} with no content (HTTP 204 or null), which does not say the list is empty"
+            ))
+        })
     }
 
     /// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.

@@ -17,7 +17,7 @@ use crate::ombi::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
-use crate::upstream::encode_segment;
+use crate::upstream::path_segment;
 use serde_json::{Value, json};
 
 const NUMERIC_ID: &str = "^[1-9][0-9]{0,9}$";
@@ -92,7 +92,7 @@ pub(super) struct Include {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let media = args.str("media").unwrap_or("movie");
-    let id = encode_segment(args.str("id").unwrap_or_default());
+    let id = args.segment("id")?;
     let ns = args.str("id_namespace");
     let inc = args.strs("include").unwrap_or_default();
     let include = Include {
@@ -156,7 +156,8 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
         Kind::Tv => project_tv_detail(&v, include, &mut warnings),
     };
     let segment = if kind == Kind::Movie { "movie" } else { "tv" };
-    let tmdb = item.ids.get(Ns::Tmdb).map(str::to_owned);
+    // Upstream data: an id that cannot be a path segment is not looked up.
+    let tmdb = item.ids.get(Ns::Tmdb).and_then(path_segment);
     if include.providers
         && let Some(tmdb) = &tmdb
     {
@@ -172,14 +173,14 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
         }
     }
     if include.ratings {
-        let title = v.get("title").and_then(Value::as_str).unwrap_or_default();
+        let title = v
+            .get("title")
+            .and_then(Value::as_str)
+            .and_then(path_segment);
         let year = item_year(&v);
-        match year {
-            Some(y) if !title.is_empty() => {
-                let p = format!(
-                    "/api/v2/Search/ratings/{segment}/{}/{y}",
-                    encode_segment(title)
-                );
+        match (title, year) {
+            (Some(title), Some(y)) => {
+                let p = format!("/api/v2/Search/ratings/{segment}/{title}/{y}");
                 match ombi.get::<Value>(&p) {
                     Ok(Some(r)) => add_rotten_tomatoes(&mut item, &r),
                     Ok(None) => {
@@ -188,7 +189,7 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
                     Err(_) => failed_parts.push("ratings"),
                 }
             }
-            _ => warnings.push("no title and year to look up Rotten Tomatoes ratings".to_owned()),
+            _ => warnings.push("no title (that can be a URL path segment) and year to look up Rotten Tomatoes ratings".to_owned()),
         }
     }
     let mut items = vec![item];

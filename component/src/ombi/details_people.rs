@@ -12,7 +12,8 @@ use crate::ombi::Ombi;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::{Args, Window};
-use crate::upstream::encode_segment;
+use crate::upstream::path_segment;
+use alloc::collections::BTreeMap;
 use serde_json::{Value, json};
 
 fn page(items: Vec<MediaItem>, window: Window, warnings: Vec<String>) -> Reply {
@@ -59,11 +60,11 @@ pub(super) fn collection(ombi: &Ombi<'_>, id: &str, window: Window) -> Result<Re
 
 /// One media record per work of a person, with the person as a credit.
 pub(super) fn person(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let id = encode_segment(args.str("id").unwrap_or_default());
+    let id = args.segment("id")?;
     let name = args.str("person_name").unwrap_or_default();
     let which = args.str("credit_media").unwrap_or("both");
     let window = args.window();
-    let mut works: Vec<(MediaItem, bool)> = Vec::new();
+    let mut works = Works::default();
     for (segment, kind) in [("movie", "movie"), ("tv", "tv")] {
         if which != "both" && which != kind {
             continue;
@@ -80,15 +81,16 @@ pub(super) fn person(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
                 .into_iter()
                 .flatten()
             {
-                add_work(&mut works, kind, c, name, person_id, role_key);
+                works.add(kind, c, name, person_id, role_key);
             }
         }
     }
-    let total = works.len();
+    let total = works.list.len();
     let mut warnings = Vec::new();
-    let mut window_items: Vec<(MediaItem, bool)> = paging::slice(works, window);
+    let mut window_items: Vec<(MediaItem, bool)> = paging::slice(works.list, window);
     for (item, needs_title) in window_items.iter_mut().filter(|(_, n)| *n) {
-        let Some(tmdb) = item.ids.get(Ns::Tmdb).map(str::to_owned) else {
+        // Upstream data: an id that cannot be a path segment is not looked up.
+        let Some(tmdb) = item.ids.get(Ns::Tmdb).and_then(path_segment) else {
             continue;
         };
         match ombi.get::<Value>(&format!("/api/v2/Search/tv/moviedb/{tmdb}")) {
@@ -113,49 +115,58 @@ pub(super) fn person(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
     )
 }
 
-fn add_work(
-    works: &mut Vec<(MediaItem, bool)>,
-    kind: &str,
-    c: &Value,
-    name: &str,
-    person_id: Option<i64>,
-    role_key: &str,
-) {
-    let Some(work_id) = positive_id(c.get("id")) else {
-        return;
-    };
-    let mut credit = json!({"name": name});
-    if let Some(p) = person_id {
-        credit["person_id"] = json!(p);
+/// A person's works in first-credit order (with whether a TV title is still to be read), one
+/// per (media, TMDB id): a work credited several times gathers its credits. The index keeps
+/// adding a credit logarithmic, so a person with many thousand credits costs n·log n.
+#[derive(Default)]
+struct Works {
+    list: Vec<(MediaItem, bool)>,
+    index: BTreeMap<(&'static str, i64), usize>,
+}
+
+impl Works {
+    fn add(
+        &mut self,
+        kind: &'static str,
+        c: &Value,
+        name: &str,
+        person_id: Option<i64>,
+        role_key: &str,
+    ) {
+        let Some(work_id) = positive_id(c.get("id")) else {
+            return;
+        };
+        let mut credit = json!({"name": name});
+        if let Some(p) = person_id {
+            credit["person_id"] = json!(p);
+        }
+        if let Some(r) = c
+            .get(role_key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+        {
+            credit["role"] = json!(r);
+        }
+        match c.get("department").and_then(Value::as_str) {
+            Some(d) => credit["department"] = json!(d),
+            None if role_key == "character" => credit["department"] = json!("Acting"),
+            None => {}
+        }
+        if let Some(&at) = self.index.get(&(kind, work_id)) {
+            self.list[at].0.push_credit(credit);
+            return;
+        }
+        let mut item = MediaItem::new(kind);
+        item.ids.add_text(Ns::Tmdb, &work_id.to_string());
+        item.text("title", c.get("title"))
+            .text("overview", c.get("overview"))
+            .year_from(c.get("release_date"))
+            .artwork(safe_artwork_uri(c.get("poster_path")));
+        item.push_credit(credit);
+        let needs_title = kind == "tv" && c.get("title").and_then(Value::as_str).is_none();
+        self.index.insert((kind, work_id), self.list.len());
+        self.list.push((item, needs_title));
     }
-    if let Some(r) = c
-        .get(role_key)
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-    {
-        credit["role"] = json!(r);
-    }
-    match c.get("department").and_then(Value::as_str) {
-        Some(d) => credit["department"] = json!(d),
-        None if role_key == "character" => credit["department"] = json!("Acting"),
-        None => {}
-    }
-    let existing = works.iter_mut().find(|(w, _)| {
-        w.ids.get(Ns::Tmdb) == Some(work_id.to_string().as_str()) && w.kind() == kind
-    });
-    if let Some((w, _)) = existing {
-        w.push_credit(credit);
-        return;
-    }
-    let mut item = MediaItem::new(kind);
-    item.ids.add_text(Ns::Tmdb, &work_id.to_string());
-    item.text("title", c.get("title"))
-        .text("overview", c.get("overview"))
-        .year_from(c.get("release_date"))
-        .artwork(safe_artwork_uri(c.get("poster_path")));
-    item.push_credit(credit);
-    let needs_title = kind == "tv" && c.get("title").and_then(Value::as_str).is_none();
-    works.push((item, needs_title));
 }
 
 /// An artist, followed by its release groups as album records.

@@ -111,14 +111,6 @@ impl MediaItem {
         self
     }
 
-    /// The record's `media` kind.
-    pub fn kind(&self) -> &str {
-        self.fields
-            .get("media")
-            .and_then(Value::as_str)
-            .unwrap_or("unknown")
-    }
-
     /// Appends a credit.
     pub fn push_credit(&mut self, credit: Value) -> &mut Self {
         let list = self.fields.entry("credits").or_insert_with(|| json!([]));

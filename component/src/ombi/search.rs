@@ -14,7 +14,7 @@ use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Effect;
-use crate::upstream::{Method, encode_segment};
+use crate::upstream::Method;
 use serde_json::{Value, json};
 
 /// Ombi's `ResultLimit` for v1 movie search and person credits.
@@ -60,7 +60,7 @@ pub fn input_schema() -> Value {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let query = args.str("query").unwrap_or_default();
-    let term = encode_segment(query);
+    let term = args.segment("query")?;
     let media = args.str("media").unwrap_or("multi");
     let window = args.window();
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];

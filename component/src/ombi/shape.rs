@@ -94,6 +94,41 @@ pub fn metric(name: &str, value: Value, scope: &str, unit: Option<&str>) -> Valu
     m
 }
 
+/// A locally windowed page built while a list streams by: it counts every record and keeps
+/// only those inside the window, so a list of any length costs at most one page of records.
+#[derive(Debug)]
+pub struct LocalWindow {
+    window: Window,
+    total: usize,
+    items: Vec<Value>,
+}
+
+impl LocalWindow {
+    /// An empty page for `window`.
+    pub fn new(window: Window) -> Self {
+        Self {
+            window,
+            total: 0,
+            items: Vec::new(),
+        }
+    }
+
+    /// Counts the next record of the list, keeping it when it falls inside the window.
+    pub fn push(&mut self, record: Value) {
+        let at = self.total;
+        self.total += 1;
+        if at >= self.window.offset && self.items.len() < self.window.limit {
+            self.items.push(record);
+        }
+    }
+
+    /// The page of `family`, as [`local_page`] would make it from the whole list.
+    pub fn into_page(self, family: &str, unit: &str) -> Value {
+        let page = paging::local(self.window, self.items.len(), self.total, unit);
+        json!({"kind": family, "items": self.items, "page": page})
+    }
+}
+
 /// A locally windowed page of `family` out of the complete list `all`.
 pub fn local_page(family: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
     let total = all.len();

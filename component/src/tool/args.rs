@@ -3,8 +3,10 @@
 //! Validation guarantees types and ranges, so accessors return plain `Option`s; JSON integers
 //! written as `3.0` (valid `integer`s in JSON Schema) read as integers too.
 
+use crate::contract::ToolError;
 use crate::prelude::*;
 use crate::schema::as_int;
+use crate::upstream::path_segment;
 use serde_json::{Map, Value};
 
 /// Validated tool arguments.
@@ -20,6 +22,14 @@ impl Args {
     /// A string argument.
     pub fn str(&self, name: &str) -> Option<&str> {
         self.0.get(name).and_then(Value::as_str)
+    }
+
+    /// A string argument as one URL path segment ([`path_segment`]).
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` naming the argument when it is missing, empty, `.` or `..`.
+    pub fn segment(&self, name: &str) -> Result<String, ToolError> {
+        segment_argument(name, self.str(name).unwrap_or_default())
     }
 
     /// An integer argument.
@@ -64,6 +74,22 @@ impl Args {
                 .clamp(1, 100) as usize,
         }
     }
+}
+
+/// `value` of argument `field` as one URL path segment ([`path_segment`]).
+///
+/// # Errors
+/// `INVALID_ARGUMENT` naming `field` when `value` is empty, `.` or `..`: as a path segment it
+/// would name another route.
+pub fn segment_argument(field: &str, value: &str) -> Result<String, ToolError> {
+    path_segment(value).ok_or_else(|| {
+        ToolError::invalid_argument(
+            field,
+            format!(
+                "must not be empty, \".\" or \"..\" (got {value:?}): it becomes a URL path segment, where such a value names another route"
+            ),
+        )
+    })
 }
 
 /// Default page size.

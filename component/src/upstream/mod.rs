@@ -178,17 +178,36 @@ pub trait Upstream {
 /// Largest upstream body read before parsing (bodies beyond it are refused while reading).
 pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-/// Percent-encodes one path segment (RFC 3986 unreserved characters stay as they are).
-pub(crate) fn encode_segment(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    for b in segment.bytes() {
+/// Percent-encodes a value for a URL query (RFC 3986 unreserved characters stay as they are).
+/// Path segments go through [`path_segment`] instead.
+pub(crate) fn encode_query_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xF)]));
         }
     }
     out
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// `value` as one URL path segment, percent-encoded; `None` when no encoding keeps it a segment
+/// of its own that names `value`: the empty segment (`//`, which proxies merge or Ombi reads
+/// as another route) and the dot segments `.` and `..`, which URL resolvers (RFC 3986 §5.2.4,
+/// and WHATWG URL parsers also for `%2e`, `.%2E`, …) remove together with the segment before.
+///
+/// Every other value is safe: `%` itself is encoded, so the output holds a `.` only where the
+/// value has one, and `/`, `\`, `?`, `#` and control characters are encoded.
+pub fn path_segment(value: &str) -> Option<String> {
+    if value.is_empty() || value == "." || value == ".." {
+        return None;
+    }
+    Some(encode_query_value(value))
 }
 
 #[cfg(test)]

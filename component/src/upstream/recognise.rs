@@ -8,7 +8,7 @@
 use super::{HttpResponse, UpstreamError};
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// The error for a transport failure. `mutation`: the request may change upstream state.
@@ -189,8 +189,89 @@ fn looks_like_html(resp: &HttpResponse) -> bool {
 /// `UPSTREAM_SCHEMA_MISMATCH` for HTML (Ombi's page for unknown routes), compressed or
 /// non-JSON bodies, and JSON of the wrong shape.
 pub fn json_body<T: DeserializeOwned>(resp: &HttpResponse) -> Result<Option<T>, ToolError> {
-    if resp.status == 204 || resp.body.iter().all(u8::is_ascii_whitespace) {
+    if !has_json(resp)? {
         return Ok(None);
+    }
+    serde_json::from_slice::<T>(&resp.body)
+        .map(Some)
+        .map_err(|e| decode_error(&e, resp.status))
+}
+
+/// Decodes a successful JSON response that should be an array one element at a time: each is
+/// handed to `each` and dropped before the next is parsed, so besides the body only one element
+/// (and what `each` keeps) is in memory, however many the array holds. `Ok(None)` for 204, an
+/// empty body or `null`; `Ok(Some(n))` for an array of `n` elements.
+///
+/// # Errors
+/// As [`json_body`] (any JSON other than an array or `null` does not have the documented
+/// shape); the first error of `each`, which ends the decoding.
+pub fn json_elements(
+    resp: &HttpResponse,
+    each: &mut dyn FnMut(Value) -> Result<(), ToolError>,
+) -> Result<Option<usize>, ToolError> {
+    if !has_json(resp)? {
+        return Ok(None);
+    }
+    let mut stopped = None;
+    let mut de = serde_json::Deserializer::from_slice(&resp.body);
+    let decoded = Elements {
+        each,
+        stopped: &mut stopped,
+    }
+    .deserialize(&mut de)
+    .and_then(|n| de.end().map(|()| n));
+    match (stopped, decoded) {
+        (Some(error), _) => Err(error),
+        (None, Ok(n)) => Ok(n),
+        (None, Err(e)) => Err(decode_error(&e, resp.status)),
+    }
+}
+
+/// Hands the elements of a JSON array to a closure one at a time ([`json_elements`]).
+struct Elements<'a> {
+    each: &'a mut dyn FnMut(Value) -> Result<(), ToolError>,
+    stopped: &'a mut Option<ToolError>,
+}
+
+impl<'de> DeserializeSeed<'de> for Elements<'_> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Elements<'_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a JSON array or null")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<usize>, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<usize>, A::Error> {
+        let mut n = 0;
+        while let Some(element) = seq.next_element::<Value>()? {
+            n += 1;
+            if let Err(error) = (self.each)(element) {
+                *self.stopped = Some(error);
+                return Err(de::Error::custom("stopped by the projection"));
+            }
+        }
+        Ok(Some(n))
+    }
+}
+
+/// Whether `resp` carries JSON to decode: `false` for 204 or an empty body.
+///
+/// # Errors
+/// `UPSTREAM_SCHEMA_MISMATCH` for compressed bodies and HTML.
+fn has_json(resp: &HttpResponse) -> Result<bool, ToolError> {
+    if resp.status == 204 || resp.body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(false);
     }
     if let Some(enc) = resp.header("content-encoding")
         && !enc.eq_ignore_ascii_case("identity")
@@ -206,21 +287,21 @@ pub fn json_body<T: DeserializeOwned>(resp: &HttpResponse) -> Result<Option<T>, 
         )
         .with_status(resp.status));
     }
-    serde_json::from_slice::<T>(&resp.body)
-        .map(Some)
-        .map_err(|e| {
-            let what = if e.is_syntax() || e.is_eof() {
-                "was not valid JSON"
-            } else {
-                "did not have the documented shape"
-            };
-            ToolError::schema_mismatch(format!(
-                "the upstream answer {what} (line {}, column {})",
-                e.line(),
-                e.column()
-            ))
-            .with_status(resp.status)
-        })
+    Ok(true)
+}
+
+fn decode_error(e: &serde_json::Error, status: u16) -> ToolError {
+    let what = if e.is_syntax() || e.is_eof() {
+        "was not valid JSON"
+    } else {
+        "did not have the documented shape"
+    };
+    ToolError::schema_mismatch(format!(
+        "the upstream answer {what} (line {}, column {})",
+        e.line(),
+        e.column()
+    ))
+    .with_status(status)
 }
 
 #[cfg(test)]

@@ -147,3 +147,18 @@ fn arrays_are_capped_at_their_limits() {
     assert_eq!(data["lines"].as_array().unwrap().len(), MAX_LOG_LINES);
     assert_eq!(warnings.len(), 2);
 }
+
+#[test]
+fn size_is_counted_without_a_copy_and_equals_the_compact_json_length() {
+    for value in [
+        json!(null),
+        json!({"a": [1, -2, 3.5, 1e300, true], "q\"\\": "line\nbreak\u{1} é 千 😀 \u{202e}"}),
+        json!([[], {}, "", {"nested": {"deep": [u64::MAX, i64::MIN]}}]),
+    ] {
+        assert_eq!(
+            size_of(&value),
+            serde_json::to_vec(&value).unwrap().len(),
+            "{value}"
+        );
+    }
+}

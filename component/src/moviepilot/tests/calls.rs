@@ -568,3 +568,21 @@ fn a_json_string_body_or_arguments_is_decoded_one_layer_before_the_local_check()
     assert_eq!(code(&out), "INVALID_ARGUMENT", "{out}");
     assert_eq!(sent_calls(&up), 0);
 }
+
+#[test]
+fn format_characters_are_stripped_from_bridged_answers() {
+    let up = answering(|r| {
+        text(
+            r,
+            "{\"success\":true,\"message\":\"已\u{200b}订阅 \u{202e}evil\u{202c} 😀\",\"data\":[{\"title\":\"千と千尋\u{2066}の神隠し\u{feff}\"}]}",
+            false,
+        )
+    });
+    let out = call_search(&up);
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(out["data"]["message"], "已订阅 evil 😀");
+    assert_eq!(out["data"]["data"][0]["title"], "千と千尋の神隠し");
+    let up = answering(|r| text(r, "plain \u{200b}text\u{202e}", false));
+    let out = call_search(&up);
+    assert_eq!(out["data"]["text"], "plain text", "{out}");
+}

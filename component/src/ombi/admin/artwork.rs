@@ -21,7 +21,7 @@ pub struct Plan {
 }
 
 /// The route for `media`/`artwork_kind` by `id` in `namespace` (the schema has checked the
-/// combination and the id's form).
+/// combination and the id's form; `id` is already a path segment, see `Args::segment`).
 pub fn plan(media: &str, kind: &str, namespace: &str, id: &str) -> Option<Plan> {
     let p = |path: String, kind, caveat| Some(Plan { path, kind, caveat });
     match (media, namespace, kind) {

@@ -89,10 +89,10 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let (media, ns, id) = (
                 args.str("media").unwrap_or_default(),
                 args.str("id_namespace").unwrap_or_default(),
-                args.str("id").unwrap_or_default(),
+                args.segment("id")?,
             );
             let kind = args.str("artwork_kind").unwrap_or("poster");
-            let plan = artwork::plan(media, kind, ns, id).ok_or_else(|| {
+            let plan = artwork::plan(media, kind, ns, &id).ok_or_else(|| {
                 ToolError::invalid_argument(
                     "artwork_kind",
                     format!("no {kind} artwork for {media} by {ns} id"),

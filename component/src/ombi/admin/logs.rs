@@ -111,7 +111,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ));
     }
     let resp = ombi
-        .exchange(Method::Get, &format!("/api/v2/System/logs/{file}"), None, Effect::Read)
+        .exchange(Method::Get, &format!("/api/v2/System/logs/{}", args.segment("file_id")?), None, Effect::Read)
         .map_err(|e| match e.code {
             // Ombi sends a log file only whole; one beyond the read cap is refused unread.
             ErrorCode::UpstreamSchemaMismatch if e.message.contains("byte cap") => ToolError::new(

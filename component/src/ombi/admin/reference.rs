@@ -5,15 +5,16 @@
 //! A row of any other shape fails the call (`UPSTREAM_SCHEMA_MISMATCH`) instead of passing raw
 //! data on. Every upstream list is unpaged and windowed locally.
 
-use super::common::{self, array, matches, opt_str, reference, req_int, req_str};
+use super::common::{self, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
+use crate::ombi::shape::LocalWindow;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
-use crate::upstream::encode_segment;
+use crate::upstream::encode_query_value;
 use serde_json::{Value, json};
 
 /// The `kind` values, in schema order (upstream-backed first, then local tables).
@@ -122,7 +123,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "keywords" => (
             format!(
                 "/api/v1/TheMovieDb/Keywords?searchTerm={}",
-                encode_segment(query.unwrap_or_default())
+                encode_query_value(query.unwrap_or_default())
             ),
             false,
         ),
@@ -136,7 +137,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             (
                 format!(
                     "/api/v1/TheMovieDb/WatchProviders/{media}?searchTerm={}",
-                    encode_segment(query.unwrap_or_default())
+                    encode_query_value(query.unwrap_or_default())
                 ),
                 false,
             )
@@ -148,26 +149,21 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             ));
         }
     };
-    let rows = array(ombi.get::<Value>(&path)?, kind)?;
-    let mut all = Vec::with_capacity(rows.len());
+    // Streamed: a list of several megabytes would not fit the call's memory as one JSON tree.
+    let mut page = LocalWindow::new(window);
     let mut corrupted = 0;
-    for row in &rows {
-        let item = project(kind, row, &mut corrupted)?;
+    ombi.get_each(&path, kind, &mut |row| {
+        let item = project(kind, &row, &mut corrupted)?;
         let name = item["name"].as_str().unwrap_or_default();
         if !local_filter || matches(name, query) {
-            all.push(item);
+            page.push(item);
         }
-    }
+        Ok(())
+    })?;
     if corrupted > 0 {
         warnings.push(format!("{corrupted} entries have only corrupted upstream labels (all '?' or U+FFFD); they are shown as received"));
     }
-    Ok(Reply::ok(common::local_page(
-        "reference_page",
-        all,
-        window,
-        "references",
-    ))
-    .warn_all(warnings))
+    Ok(Reply::ok(page.into_page("reference_page", "references")).warn_all(warnings))
 }
 
 /// One upstream row of `kind` as a reference record.

@@ -172,3 +172,98 @@ fn cut_credits_seasons_and_episodes_set_truncated_and_say_so() {
     assert!(warnings.contains("100 of 130 credits"), "{warnings}");
     assert!(warnings.contains("episodes"), "{warnings}");
 }
+
+#[test]
+fn an_upstream_title_that_is_a_dot_segment_is_not_sent_as_a_path() {
+    let mut movie: serde_json::Value =
+        serde_json::from_slice(&fixture("v2-search-movie-by-tmdb.json")).unwrap();
+    for title in ["..", "."] {
+        movie["title"] = json!(title);
+        let up = FakeUpstream::new().route(
+            Method::Get,
+            "/api/v2/search/movie/603",
+            Ok(json_response(serde_json::to_vec(&movie).unwrap())),
+        );
+        let out = call(
+            &up,
+            "read_media",
+            json!({"media": "movie", "id": "603", "include": ["ratings"]}),
+        );
+        assert_eq!(out["ok"], true, "{out}");
+        let paths: Vec<String> = up.requests().into_iter().map(|r| r.url).collect();
+        assert_eq!(paths.len(), 1, "{paths:?}");
+        assert!(
+            out["warnings"].to_string().contains("Rotten Tomatoes"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn dot_segment_ids_are_refused_unsent() {
+    for (media, id) in [("movie", ".."), ("person", ".."), ("collection", ".")] {
+        let up = FakeUpstream::new();
+        let out = call(&up, "read_media", json!({"media": media, "id": id}));
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT", "{out}");
+        assert!(up.requests().is_empty(), "{:?}", up.requests());
+    }
+}
+
+#[test]
+fn format_characters_are_stripped_from_ombi_text_and_other_text_kept() {
+    let mut movie: serde_json::Value =
+        serde_json::from_slice(&fixture("v2-search-movie-by-tmdb.json")).unwrap();
+    movie["title"] = json!("The\u{200b} Matrix\u{202e}xirtam\u{202c}");
+    movie["overview"] =
+        json!("千と千尋 e\u{301} 😀\u{fe0f} \u{1f468}\u{200d}\u{1f469} \u{2067}hidden\u{2069}");
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v2/search/movie/603",
+        Ok(json_response(serde_json::to_vec(&movie).unwrap())),
+    );
+    let out = call(&up, "read_media", json!({"media": "movie", "id": "603"}));
+    assert_eq!(out["ok"], true, "{out}");
+    let item = &out["data"]["items"][0];
+    assert_eq!(item["title"], "The Matrixxirtam");
+    assert_eq!(
+        item["overview"],
+        "千と千尋 e\u{301} 😀\u{fe0f} \u{1f468}\u{200d}\u{1f469} hidden"
+    );
+}
+
+/// Guards against quadratic gathering of credits: 30,000 credits over 10,000 works.
+#[test]
+fn a_person_with_many_credits_gathers_them_per_work() {
+    let cast: Vec<serde_json::Value> = (0..20_000)
+        .map(|i| json!({"id": 1 + i % 10_000, "title": format!("Film {}", i % 10_000), "character": format!("Role {i}")}))
+        .collect();
+    let crew: Vec<serde_json::Value> = (0..10_000)
+        .map(|i| json!({"id": 10_000 - i, "title": "x", "job": "Director", "department": "Directing"}))
+        .collect();
+    let credits = json!({"id": 6384, "cast": cast, "crew": crew});
+    let up = FakeUpstream::new().route(
+        Method::Get,
+        "/api/v2/search/actor/6384/movie",
+        Ok(json_response(serde_json::to_vec(&credits).unwrap())),
+    );
+    let out = call(
+        &up,
+        "read_media",
+        json!({"media": "person", "id": "6384", "person_name": "Keanu Reeves", "credit_media": "movie", "limit": 3}),
+    );
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(
+        out["data"]["page"]["total"], 10_000,
+        "{}",
+        out["data"]["page"]
+    );
+    let first = &out["data"]["items"][0];
+    assert_eq!(first["title"], "Film 0");
+    let roles: Vec<&str> = first["credits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["role"].as_str())
+        .collect();
+    assert_eq!(roles, ["Role 0", "Role 10000", "Director"]);
+}

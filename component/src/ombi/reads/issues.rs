@@ -13,7 +13,6 @@ use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
 use crate::tool::{Args, Window};
-use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
@@ -110,10 +109,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                     args.int("request_id").unwrap_or(0)
                 )
             } else {
-                format!(
-                    "/api/v1/Issues/provider/{}",
-                    encode_segment(args.str("provider_id").unwrap_or_default())
-                )
+                format!("/api/v1/Issues/provider/{}", args.segment("provider_id")?)
             };
             let all: Vec<Value> = array(ombi.get(&path)?, "issues")?
                 .iter()
@@ -131,10 +127,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         "summary" => summary(&ombi, status_code, window, &mut w)?,
         "provider_summary" => {
-            let path = format!(
-                "/api/v2/Issues/details/{}",
-                encode_segment(args.str("provider_id").unwrap_or_default())
-            );
+            let path = format!("/api/v2/Issues/details/{}", args.segment("provider_id")?);
             let body: Option<Value> = ombi.get(&path)?;
             provider_summary(body, &mut w)?
         }

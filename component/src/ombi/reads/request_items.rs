@@ -11,6 +11,7 @@ use crate::ombi::Ombi;
 use crate::ombi::ids::{Identifiers, Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MAX_EPISODES, episode_cut_warning};
 use crate::prelude::*;
+use alloc::collections::BTreeMap;
 use serde_json::{Value, json};
 
 fn status_text(rec: &mut Rec, row: &Value) {
@@ -198,21 +199,17 @@ pub fn seasons(v: Option<&Value>) -> Vec<Value> {
         .collect()
 }
 
-/// TV parents seen by the bounded v1 parent scan.
+/// TV parents seen by the bounded v1 parent scan, indexed so that resolving a child costs
+/// log n however many parents and children upstream lists.
 #[derive(Debug, Default)]
 pub struct ParentIndex {
-    parents: Vec<ScannedParent>,
+    /// The first parent (in scan order) listing each child id.
+    by_child: BTreeMap<i64, i64>,
+    /// The first parent (in scan order) whose TMDB (`externalProviderId`) or TVDB id is each
+    /// value.
+    by_media_id: BTreeMap<String, i64>,
     /// Whether every parent visible to the principal was seen.
     pub complete: bool,
-}
-
-/// What the scan keeps of one `TvRequests` parent.
-#[derive(Debug)]
-struct ScannedParent {
-    id: i64,
-    children: Vec<i64>,
-    tmdb: Option<String>,
-    tvdb: Option<String>,
 }
 
 /// Parents per scan page.
@@ -239,24 +236,25 @@ impl ParentIndex {
                 .as_ref()
                 .and_then(|b| b.get("collection"))
                 .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for p in &rows {
+                .map_or(&[][..], Vec::as_slice);
+            for p in rows {
                 let Some(id) = positive_id(p.get("id")) else {
                     continue;
                 };
-                let children = p
+                for child in p
                     .get("childRequests")
                     .and_then(Value::as_array)
-                    .map(|c| c.iter().filter_map(|c| positive_id(c.get("id"))).collect())
-                    .unwrap_or_default();
-                let text = |k: &str| p.get(k).and_then(crate::ombi::ids::id_text);
-                index.parents.push(ScannedParent {
-                    id,
-                    children,
-                    tmdb: text("externalProviderId"),
-                    tvdb: text("tvDbId"),
-                });
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| positive_id(c.get("id")))
+                {
+                    index.by_child.entry(child).or_insert(id);
+                }
+                for key in ["externalProviderId", "tvDbId"] {
+                    if let Some(m) = p.get(key).and_then(crate::ombi::ids::id_text) {
+                        index.by_media_id.entry(m).or_insert(id);
+                    }
+                }
             }
             if rows.len() < SCAN_PAGE {
                 index.complete = true;
@@ -269,14 +267,10 @@ impl ParentIndex {
     /// The parent of child `child`: a parent listing that child id first, else the parent whose
     /// TMDB (`externalProviderId`) or TVDB id equals `media_id`.
     pub fn resolve(&self, child: i64, media_id: Option<&str>) -> Option<i64> {
-        if let Some(p) = self.parents.iter().find(|p| p.children.contains(&child)) {
-            return Some(p.id);
+        if let Some(&parent) = self.by_child.get(&child) {
+            return Some(parent);
         }
-        let m = media_id?.trim();
-        self.parents
-            .iter()
-            .find(|p| p.tmdb.as_deref() == Some(m) || p.tvdb.as_deref() == Some(m))
-            .map(|p| p.id)
+        self.by_media_id.get(media_id?.trim()).copied()
     }
 }
 

@@ -12,7 +12,7 @@ use crate::ombi::codes::RequestKind;
 use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
 use crate::tool::Args;
-use crate::upstream::encode_segment;
+use crate::upstream::encode_query_value;
 use serde_json::{Map, Value, json};
 
 /// The tool.
@@ -68,8 +68,8 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             }
             let path = format!(
                 "/api/v1/Stats?from={}&to={}",
-                encode_segment(from),
-                encode_segment(to)
+                encode_query_value(from),
+                encode_query_value(to)
             );
             let body = ombi.get::<Value>(&path).map_err(explain_empty_window)?;
             let stats = object(body, "stats summary")?.ok_or_else(|| {
@@ -77,16 +77,14 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             })?;
             project_summary(&stats, &mut warnings)
         }
-        "quota" => match args.str("user_id") {
-            Some(id) => {
-                let user = object(
-                    ombi.get(&format!("/api/v1/Identity/User/{}", encode_segment(id)))?,
-                    "user",
-                )?
-                .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
+        "quota" => match args.has("user_id") {
+            true => {
+                let id = args.segment("user_id")?;
+                let user = object(ombi.get(&format!("/api/v1/Identity/User/{id}"))?, "user")?
+                    .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
                 selected_user_quotas(&user, args.str("media").unwrap_or("all"), &mut warnings)
             }
-            None => {
+            false => {
                 let mut values = Vec::new();
                 for media in medias(args.str("media").unwrap_or("all")) {
                     let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Album);

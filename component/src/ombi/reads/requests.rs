@@ -14,7 +14,6 @@ use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
 use crate::tool::{Args, Window};
-use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
@@ -97,7 +96,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )
         }
         "search" => {
-            let term = encode_segment(args.str("query").unwrap_or_default());
+            let term = args.segment("query")?;
             let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Movie);
             let path = format!("{}/search/{term}", kind.route_base());
             let rows = array(ombi.get(&path)?, "requests")?;

@@ -10,7 +10,6 @@ use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
-use crate::upstream::encode_segment;
 use serde_json::{Value, json};
 
 /// The tool.
@@ -63,7 +62,11 @@ const AGENTS: [&str; 12] = [
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window();
-    let user_id = args.str("user_id").map(encode_segment);
+    let user_id = if args.has("user_id") {
+        Some(args.segment("user_id")?)
+    } else {
+        None
+    };
     let mut warnings = Vec::new();
     let users: Vec<Value> = match args.str("view").unwrap_or("list") {
         "current" | "detail" => {

@@ -61,3 +61,14 @@ fn html_page_for_unknown_route_is_a_schema_mismatch() {
     let out = call(&up, "read_search", json!({"query": "x", "media": "movie"}));
     assert_eq!(out["error"]["code"], "UPSTREAM_SCHEMA_MISMATCH");
 }
+
+#[test]
+fn dot_segment_queries_are_refused_unsent() {
+    for (media, query) in [("multi", ".."), ("movie", "."), ("tv", "..")] {
+        let up = FakeUpstream::new();
+        let out = call(&up, "read_search", json!({"query": query, "media": media}));
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT", "{out}");
+        assert!(out["error"].to_string().contains("query"), "{out}");
+        assert!(up.requests().is_empty(), "{:?}", up.requests());
+    }
+}

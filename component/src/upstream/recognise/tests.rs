@@ -95,3 +95,50 @@ fn a_redirect_answering_a_write_is_an_unknown_outcome() {
 fn no_content_is_none() {
     assert_eq!(json_body::<Value>(&resp(204, None, "")).unwrap(), None);
 }
+
+#[test]
+fn array_elements_are_handed_over_one_at_a_time() {
+    let mut seen = Vec::new();
+    let n = json_elements(
+        &resp(200, Some("application/json"), r#"[1, {"a": [2]}, "x"]"#),
+        &mut |v| {
+            seen.push(v);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(n, Some(3));
+    assert_eq!(
+        seen,
+        [
+            serde_json::json!(1),
+            serde_json::json!({"a": [2]}),
+            serde_json::json!("x")
+        ]
+    );
+    for empty in ["null", " ", ""] {
+        let r = resp(200, Some("application/json"), empty);
+        assert_eq!(
+            json_elements(&r, &mut |_| Ok(())).unwrap(),
+            None,
+            "{empty:?}"
+        );
+    }
+    for bad in [r#"{"a": 1}"#, "[1, 2", "[1] 2", "\"s\""] {
+        let r = resp(200, Some("application/json"), bad);
+        let e = json_elements(&r, &mut |_| Ok(())).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UpstreamSchemaMismatch, "{bad}");
+    }
+}
+
+#[test]
+fn the_first_error_of_the_consumer_ends_decoding() {
+    let mut calls = 0;
+    let e = json_elements(&resp(200, None, "[1, 2, 3]"), &mut |_| {
+        calls += 1;
+        Err(ToolError::schema_mismatch("row 1 is wrong"))
+    })
+    .unwrap_err();
+    assert_eq!(calls, 1);
+    assert_eq!(e.message, "row 1 is wrong");
+}

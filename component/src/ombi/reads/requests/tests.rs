@@ -426,3 +426,46 @@ fn episodes_cut_from_a_tv_child_mark_the_result_truncated_in_every_view() {
     );
     assert_eq!(out["data"]["page"]["total"], 2, "{out}");
 }
+
+/// Guards the parent index against quadratic resolution: many parents with many children,
+/// and many recent TV rows to resolve through them.
+#[test]
+fn recent_rows_resolve_through_a_large_parent_scan() {
+    let parents: Vec<Value> = (1..=2_000)
+        .map(|p| {
+            let children: Vec<Value> = (0..50).map(|c| json!({"id": p * 100 + c})).collect();
+            json!({"id": p, "externalProviderId": format!("{}", 900_000 + p), "childRequests": children})
+        })
+        .collect();
+    let recent: Vec<Value> = (1..=20_000)
+        .map(|i| json!({"requestId": (i % 2_000 + 1) * 100 + 49, "type": 0, "mediaId": "1"}))
+        .collect();
+    let up = FakeUpstream::new()
+        .route(
+            Method::Get,
+            "/api/v2/requests/recentlyrequested",
+            body(Value::Array(recent)),
+        )
+        .route(
+            Method::Get,
+            "/api/v1/request/tvlite/100/0/2/0/0",
+            tvlite(Value::Array(parents)),
+        )
+        .route(
+            Method::Get,
+            "/api/v1/request/tvlite/100/100/2/0/0",
+            tvlite(json!([])),
+        );
+    let out = call(&up, "read_requests", json!({"view": "recent"}));
+    assert_eq!(out["ok"], true, "{out}");
+    let items = out["data"]["items"].as_array().unwrap();
+    assert!(!items.is_empty());
+    for (i, item) in items.iter().enumerate() {
+        let parent = (i as i64 + 1) % 2_000 + 1;
+        assert_eq!(
+            item["target"],
+            json!({"kind": "tv_parent", "id": parent}),
+            "{item}"
+        );
+    }
+}

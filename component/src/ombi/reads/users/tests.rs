@@ -119,3 +119,18 @@ fn detail_needs_a_user_id() {
     );
     assert_eq!(out["error"]["code"], "INVALID_ARGUMENT");
 }
+
+#[test]
+fn dot_segment_user_ids_are_refused_unsent() {
+    for (view, id) in [
+        ("detail", ".."),
+        ("detail", "."),
+        ("notification_preferences", ".."),
+    ] {
+        let up = FakeUpstream::new();
+        let out = call(&up, "read_users", json!({"view": view, "user_id": id}));
+        assert_eq!(out["error"]["code"], "INVALID_ARGUMENT", "{out}");
+        assert!(out["error"].to_string().contains("user_id"), "{out}");
+        assert!(up.requests().is_empty(), "{:?}", up.requests());
+    }
+}

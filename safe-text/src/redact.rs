@@ -14,13 +14,16 @@
 //! everything around it is left as it was. The search is one pass over the text per key set
 //! (Knuth–Morris–Pratt over the folded characters), so its work is linear in the text.
 
-use std::ops::Range;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::ops::Range;
 
-use unicode_general_category::{GeneralCategory, get_general_category};
+use crate::is_invisible;
 
 /// The configured keys, folded for searching.
 #[derive(Clone, Default)]
-pub(super) struct Needles(Vec<Needle>);
+pub struct Needles(Vec<Needle>);
 
 #[derive(Clone)]
 struct Needle {
@@ -68,22 +71,22 @@ impl Needle {
 
 impl Needles {
     /// Needles for `keys` (keys that fold to nothing are skipped).
-    pub(super) fn new<'a>(keys: impl IntoIterator<Item = &'a str>) -> Needles {
+    pub fn new<'a>(keys: impl IntoIterator<Item = &'a str>) -> Needles {
         Needles(keys.into_iter().filter_map(Needle::new).collect())
     }
 
     /// How many keys are searched for.
-    pub(super) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Whether no key is searched for.
-    pub(super) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// `text` with every match replaced by `replacement`; `None` when there is none.
-    pub(super) fn redact(&self, text: &str, replacement: &str) -> Option<String> {
+    pub fn redact(&self, text: &str, replacement: &str) -> Option<String> {
         let spans = self.find(text);
         if spans.is_empty() {
             return None;
@@ -153,32 +156,6 @@ fn only_ascii(mut mapped: impl Iterator<Item = char>) -> Option<char> {
         (Some(x), None) if x.is_ascii() => Some(x.to_ascii_lowercase()),
         _ => None,
     }
-}
-
-/// Whether `c` shows nothing: a control, a format character (Cf), a line or paragraph
-/// separator, or another default-ignorable code point. Key redaction skips such characters.
-pub fn is_invisible(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        GeneralCategory::Control
-            | GeneralCategory::Format
-            | GeneralCategory::LineSeparator
-            | GeneralCategory::ParagraphSeparator
-    ) || matches!(c,
-        // Default_Ignorable_Code_Point (Unicode 16) outside Cf: combining grapheme joiner,
-        // Hangul fillers, Khmer inherent vowels, Mongolian variation selectors, variation
-        // selectors, reserved code points of the ignorable blocks, tags and their supplement.
-        '\u{34f}'
-        | '\u{115f}'..='\u{1160}'
-        | '\u{17b4}'..='\u{17b5}'
-        | '\u{180b}'..='\u{180f}'
-        | '\u{2065}'
-        | '\u{3164}'
-        | '\u{fe00}'..='\u{fe0f}'
-        | '\u{ffa0}'
-        | '\u{fff0}'..='\u{fff8}'
-        | '\u{e0000}'..='\u{e0fff}'
-    )
 }
 
 #[cfg(test)]
