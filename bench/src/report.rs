@@ -89,23 +89,20 @@ fn peer_rows() -> Vec<PeerRow> {
             unit: ms,
         },
     ];
-    for k in IN_FLIGHT {
-        rows.push(PeerRow {
-            label: format!("throughput, {k} in flight (fake Ombi)"),
-            higher_is_better: true,
-            value: rate,
-            arg: k,
-            unit: per_second,
-        });
-    }
-    for k in IN_FLIGHT {
-        rows.push(PeerRow {
-            label: format!("throughput, {k} in flight (Python upstream)"),
-            higher_is_better: true,
-            value: python_upstream_rate,
-            arg: k,
-            unit: per_second,
-        });
+    let upstreams: [(&str, fn(&ServerResult, usize) -> Option<f64>); 2] = [
+        ("fake Ombi", rate),
+        ("Python upstream", python_upstream_rate),
+    ];
+    for (upstream, value) in upstreams {
+        for k in IN_FLIGHT {
+            rows.push(PeerRow {
+                label: format!("throughput, {k} in flight ({upstream})"),
+                higher_is_better: true,
+                value,
+                arg: k,
+                unit: per_second,
+            });
+        }
     }
     rows
 }
