@@ -61,12 +61,15 @@ fn rate(r: &ServerResult, k: usize) -> Option<f64> {
 const OVERHEAD_MEDIAN_MS: f64 = 0.25;
 const OVERHEAD_P99_MS: f64 = 1.0;
 
+/// One figure of a server's results (the `usize` is the calls in flight, where it matters).
+type Figure = fn(&ServerResult, usize) -> Option<f64>;
+
 /// One row of the comparison with the peers: its label, whether more is better, and the
 /// value of a server's row.
 struct PeerRow {
     label: String,
     higher_is_better: bool,
-    value: fn(&ServerResult, usize) -> Option<f64>,
+    value: Figure,
     arg: usize,
     unit: fn(f64) -> String,
 }
@@ -89,7 +92,7 @@ fn peer_rows() -> Vec<PeerRow> {
             unit: ms,
         },
     ];
-    let upstreams: [(&str, fn(&ServerResult, usize) -> Option<f64>); 2] = [
+    let upstreams: [(&str, Figure); 2] = [
         ("fake Ombi", rate),
         ("Python upstream", python_upstream_rate),
     ];
@@ -492,11 +495,7 @@ pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> St
 }
 
 /// The rows of a throughput table, by `rate_of` (one of the two upstreams).
-fn throughput_table(
-    out: &mut String,
-    results: &Results,
-    rate_of: fn(&ServerResult, usize) -> Option<f64>,
-) {
+fn throughput_table(out: &mut String, results: &Results, rate_of: Figure) {
     let floor32 = results
         .server("floor")
         .and_then(|f| rate_of(f, 32))
