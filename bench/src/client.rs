@@ -194,6 +194,13 @@ impl McpClient {
         status_kib(self.pid, "VmHWM:").map(|k| k * 1024)
     }
 
+    /// CPU time the server has used so far (user + system, `/proc/PID/stat` fields 14 and 15),
+    /// threads included.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
+        cpu_time_of_stat(&stat, clock_ticks_per_second()?)
+    }
+
     /// Current resident set size (`VmRSS`), in bytes.
     pub fn rss(&self) -> Option<u64> {
         status_kib(self.pid, "VmRSS:").map(|k| k * 1024)
@@ -216,6 +223,32 @@ impl McpClient {
     }
 }
 
+/// utime + stime of a `/proc/PID/stat` line, whose second field (the command name, in
+/// parentheses) may itself contain spaces and parentheses.
+fn cpu_time_of_stat(stat: &str, ticks_per_second: u64) -> Option<Duration> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace();
+    // After the name: state (3), ppid (4), ... utime (14), stime (15).
+    let utime: u64 = fields.nth(11)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    let ticks = utime + stime;
+    Some(Duration::from_nanos(
+        ticks.checked_mul(1_000_000_000)? / ticks_per_second.max(1),
+    ))
+}
+
+/// The kernel's `USER_HZ` (`getconf CLK_TCK`), which `/proc/PID/stat` times are counted in.
+fn clock_ticks_per_second() -> Option<u64> {
+    static TICKS: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        let out = std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+    })
+}
+
 fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
@@ -235,3 +268,6 @@ pub async fn cold_start(spec: &ServerSpec) -> anyhow::Result<(McpClient, Duratio
     let bytes = client.list_tools().await?;
     Ok((client, started.elapsed(), bytes))
 }
+
+#[cfg(test)]
+mod tests;

@@ -31,13 +31,14 @@ mod micro;
 mod plan;
 mod report;
 mod stats;
+mod upstream;
 mod workload;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use plan::Plan;
+use plan::{Only, Plan};
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,17 +51,22 @@ fn main() -> anyhow::Result<()> {
     let mut plan = Plan::full();
     let mut out = None;
     let mut only_bridge = false;
+    let mut only = Only::all();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
             "--only=bridge" => only_bridge = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--only=bridge] [--out=FILE]\n(run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows alone and prints them)"
+                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=python,typescript,http,bridge]\n\
+                     (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
+                     alone and prints them; a list picks which servers besides the floor and ours to\n\
+                     measure, for iterating on one row)"
                 );
                 return Ok(());
             }
             other if other.starts_with("--out=") => out = Some(PathBuf::from(&other[6..])),
+            other if other.starts_with("--only=") => only = Only::parse(&other[7..])?,
             other => anyhow::bail!("unknown argument {other:?} (try --help)"),
         }
     }
@@ -86,18 +92,28 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let load_before = machine::load_average();
-    let mut results = runtime.block_on(measure::run_all(&root, plan))?;
+    let mut results = runtime.block_on(measure::run_all(&root, plan, &only))?;
     results.environment.push((
         "load average (1, 5, 15 min) before / after".into(),
         format!("{load_before} / {}", machine::load_average()),
     ));
-    let over_http = runtime.block_on(http::run_all(&root, plan))?;
-    let bridge = runtime.block_on(bridge::run(&root, plan))?;
+    let over_http = if only.wants("http") {
+        runtime.block_on(http::run_all(&root, plan))?
+    } else {
+        Vec::new()
+    };
+    let bridge = if only.wants("bridge") {
+        Some(runtime.block_on(bridge::run(&root, plan))?)
+    } else {
+        None
+    };
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let mut text = report::render(&results, &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
-    text.push_str(&bridge::render(&bridge, plan));
+    if let Some(bridge) = &bridge {
+        text.push_str(&bridge::render(bridge, plan));
+    }
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }

@@ -19,8 +19,9 @@ use serde_json::Value;
 use crate::big::{self, BigBody};
 use crate::client::{McpClient, ServerSpec, cold_start};
 use crate::floor;
-use crate::plan::Plan;
+use crate::plan::{Only, Plan};
 use crate::stats::Summary;
+use crate::upstream::PythonUpstream;
 use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
 
 /// The upstream delay of the throughput runs.
@@ -43,8 +44,12 @@ pub struct ServerResult {
     pub latency: Option<Summary>,
     /// Each call minus a floor GET made just before it (same moment, same load).
     pub paired_overhead: Option<Summary>,
-    /// (calls in flight, calls per second).
+    /// The server's CPU time (user + system, all threads) over the latency run, per call.
+    pub cpu_per_call: Option<Duration>,
+    /// (calls in flight, calls per second), from the fake Ombi.
     pub throughput: Vec<(usize, f64)>,
+    /// The same from the Python upstream ([`crate::upstream`]).
+    pub throughput_python_upstream: Vec<(usize, f64)>,
     /// Peak RSS after latency and throughput runs.
     pub peak_rss: Option<u64>,
     /// The 50 MB bodies, one entry per [`big::Variant`].
@@ -60,6 +65,10 @@ pub struct Results {
     pub ours_cold_no_cache: Option<Summary>,
     /// `target/media_mcp.wasm`.
     pub wasm_bytes: u64,
+    /// `target/media_mcp_http.wasm`, if built.
+    pub http_wasm_bytes: Option<u64>,
+    /// Why the Python upstream's throughput was not measured, if it was not.
+    pub python_upstream_skipped: Option<String>,
     /// Machine and versions, for the report header.
     pub environment: Vec<(String, String)>,
 }
@@ -78,7 +87,7 @@ impl Results {
 /// # Errors
 ///
 /// A server that is expected to work (the floor, ours) fails.
-pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
+pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Results> {
     let wasm = root.join("target/media_mcp.wasm");
     let harness = root.join("target/release/host-harness");
     let floor_server = root.join("target/release/bench-floor-server");
@@ -105,8 +114,22 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
             ("MEDIA_MCP_CACHE_DIR", cache_dir.display().to_string()),
         ]),
     };
+    let python_upstream = match PythonUpstream::start(root).await {
+        Ok(upstream) => Some(upstream),
+        Err(e) => {
+            eprintln!("bench: no Python upstream: {e:#}");
+            None
+        }
+    };
+    let py = python_upstream.as_ref();
     let mut results = Results {
         wasm_bytes: std::fs::metadata(&wasm)?.len(),
+        http_wasm_bytes: std::fs::metadata(root.join("target/media_mcp_http.wasm"))
+            .ok()
+            .map(|m| m.len()),
+        python_upstream_skipped: python_upstream
+            .is_none()
+            .then(|| "python3 could not run bench/upstream/slow_ombi.py".to_owned()),
         environment: crate::machine::environment(root),
         ..Results::default()
     };
@@ -128,22 +151,27 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Results> {
     eprintln!("bench: floor");
     results
         .servers
-        .push(measure_floor(&floor_spec, &fake, plan, floor_cold).await?);
+        .push(measure_floor(&floor_spec, &fake, py, plan, floor_cold).await?);
 
     eprintln!("bench: ours");
     results
         .servers
-        .push(measure_server(&ours, &fake, plan, ours_cold).await?);
+        .push(measure_server(&ours, &fake, py, plan, ours_cold).await?);
     let mut no_cache = ours.clone();
     no_cache.args.push("--no-cache".into());
     results.ours_cold_no_cache = Some(cold_series(&no_cache, plan.slow_cold_runs).await?.0);
 
     for peer in peers(root, &base_env(&[])) {
         match peer {
+            Ok(spec) if !only.wants(&spec.name) => results.servers.push(ServerResult {
+                name: spec.name,
+                skipped: Some("left out of this run (--only)".into()),
+                ..ServerResult::default()
+            }),
             Ok(spec) => {
                 eprintln!("bench: {}", spec.name);
                 let name = spec.name.clone();
-                match measure_server(&spec, &fake, plan, None).await {
+                match measure_server(&spec, &fake, py, plan, None).await {
                     Ok(r) => results.servers.push(r),
                     Err(e) => results.servers.push(ServerResult {
                         name,
@@ -304,6 +332,7 @@ pub(crate) fn slow_reply() -> Reply {
 async fn measure_floor(
     spec: &ServerSpec,
     fake: &FakeOmbi,
+    py: Option<&PythonUpstream>,
     plan: Plan,
     cold: Option<(Summary, usize)>,
 ) -> anyhow::Result<ServerResult> {
@@ -328,6 +357,14 @@ async fn measure_floor(
         let rate = in_flight(k, total_calls(k, plan), move || floor_call(addr)).await?;
         throughput.push((k, rate));
     }
+    let mut throughput_python_upstream = Vec::new();
+    if let Some(py) = py {
+        let addr = py.addr();
+        for k in IN_FLIGHT {
+            let rate = in_flight(k, total_calls(k, plan), move || floor_call(addr)).await?;
+            throughput_python_upstream.push((k, rate));
+        }
+    }
     let big = big::floor(fake, plan).await?;
     fake.clear_overrides();
     fake.clear_requests();
@@ -337,7 +374,9 @@ async fn measure_floor(
         list_bytes: Some(list_bytes),
         latency: Some(Summary::of(&times)),
         paired_overhead: None,
+        cpu_per_call: None,
         throughput,
+        throughput_python_upstream,
         peak_rss: None,
         big,
         skipped: None,
@@ -363,10 +402,29 @@ async fn good_call(client: &McpClient) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Calls per second with each of [`IN_FLIGHT`] calls in flight.
+async fn throughput_series(
+    client: &Arc<McpClient>,
+    plan: Plan,
+) -> anyhow::Result<Vec<(usize, f64)>> {
+    let mut rates = Vec::new();
+    for k in IN_FLIGHT {
+        let c = client.clone();
+        let rate = in_flight(k, total_calls(k, plan), move || {
+            let c = c.clone();
+            async move { good_call(&c).await }
+        })
+        .await?;
+        rates.push((k, rate));
+    }
+    Ok(rates)
+}
+
 /// One MCP server's measurements; `cold`: its cold starts if already measured.
 async fn measure_server(
     spec: &ServerSpec,
     fake: &FakeOmbi,
+    py: Option<&PythonUpstream>,
     plan: Plan,
     cold: Option<(Summary, usize)>,
 ) -> anyhow::Result<ServerResult> {
@@ -382,6 +440,7 @@ async fn measure_server(
     }
     let mut times = Vec::with_capacity(plan.calls);
     let mut overheads = Vec::with_capacity(plan.calls);
+    let cpu_before = client.cpu_time();
     for _ in 0..plan.calls {
         let started = Instant::now();
         floor::get_json(fake.addr(), SEARCH_PATH, API_KEY).await?;
@@ -392,21 +451,36 @@ async fn measure_server(
         times.push(call_time);
         overheads.push((call_time.as_secs_f64() - floor_time.as_secs_f64()) * 1000.0);
     }
+    let cpu_per_call = cpu_before
+        .zip(client.cpu_time())
+        .and_then(|(before, after)| after.checked_sub(before))
+        .map(|used| used / u32::try_from(plan.calls.max(1)).unwrap_or(u32::MAX));
     fake.clear_requests();
 
     fake.set_override("GET", SEARCH_ROUTE, slow_reply());
-    let mut throughput = Vec::new();
-    for k in IN_FLIGHT {
-        let c = client.clone();
-        let rate = in_flight(k, total_calls(k, plan), move || {
-            let c = c.clone();
-            async move { good_call(&c).await }
-        })
-        .await?;
-        throughput.push((k, rate));
-    }
+    let throughput = throughput_series(&client, plan).await?;
     fake.clear_requests();
     let peak_rss = client.peak_rss();
+    let throughput_python_upstream = match py {
+        Some(py) => {
+            // A second session of the same server, pointed at the Python upstream.
+            let mut spec = spec.clone();
+            for (name, value) in &mut spec.env {
+                if name == "OMBI_URL" {
+                    *value = py.url();
+                }
+            }
+            let (other, _, _) = cold_start(&spec).await?;
+            let other = Arc::new(other);
+            good_call(&other).await?;
+            let rates = throughput_series(&other, plan).await?;
+            if let Some(other) = Arc::into_inner(other) {
+                other.shutdown().await;
+            }
+            rates
+        }
+        None => Vec::new(),
+    };
 
     let big = big::server(&client, fake, plan).await?;
     fake.clear_overrides();
@@ -419,7 +493,9 @@ async fn measure_server(
         list_bytes: Some(list_bytes),
         latency: Some(Summary::of(&times)),
         paired_overhead: Some(Summary::of_ms(overheads)),
+        cpu_per_call,
         throughput,
+        throughput_python_upstream,
         peak_rss,
         big,
         skipped: None,

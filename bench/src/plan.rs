@@ -19,6 +19,45 @@ pub struct Plan {
     pub big_runs: usize,
 }
 
+/// Which servers a run measures besides the floor and ours, which every run measures
+/// (`--only=python,http`; all when not given, `--only=` for none). Names: `python`,
+/// `typescript`, `http` for the MCP-over-HTTP section and `bridge` for the MoviePilot bridge
+/// rows. A partial run is for iterating on one row; the servers left out are reported as
+/// skipped. (`--only=bridge` alone runs and prints only the bridge rows.)
+#[derive(Debug, Clone, Default)]
+pub struct Only(Option<Vec<String>>);
+
+impl Only {
+    /// Every server.
+    pub fn all() -> Only {
+        Only(None)
+    }
+
+    /// The comma list of `--only=`.
+    pub fn parse(list: &str) -> anyhow::Result<Only> {
+        let names: Vec<String> = list
+            .split(',')
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect();
+        for name in &names {
+            anyhow::ensure!(
+                Self::NAMES.contains(&name.as_str()),
+                "--only: unknown server {name:?} (one of {})",
+                Self::NAMES.join(", ")
+            );
+        }
+        Ok(Only(Some(names)))
+    }
+
+    const NAMES: [&str; 4] = ["python", "typescript", "http", "bridge"];
+
+    /// Whether `name` is measured.
+    pub fn wants(&self, name: &str) -> bool {
+        self.0.as_ref().is_none_or(|n| n.iter().any(|x| x == name))
+    }
+}
+
 impl Plan {
     pub fn full() -> Plan {
         Plan {

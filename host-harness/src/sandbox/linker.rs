@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use wasmtime::component::{HasData, Linker, ResourceTable};
-use wasmtime::{Config, Engine, StoreLimits};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, StoreLimits};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
@@ -126,7 +126,39 @@ pub fn component_imports(path: &Path) -> anyhow::Result<Vec<String>> {
 
 /// The engine configuration every sandbox uses (also part of the cache key).
 pub(super) fn engine() -> anyhow::Result<Engine> {
+    Ok(Engine::new(&base_config())?)
+}
+
+fn base_config() -> Config {
     let mut config = Config::new();
     config.epoch_interruption(true);
+    config
+}
+
+/// Per-component bounds of the pooled engine: the plugin is one core module with its memory
+/// plus the small shim and fixup modules `wasm-component-ld` adds (tables, no memories).
+const POOL_CORE_INSTANCES_PER_COMPONENT: u32 = 8;
+const POOL_MEMORIES_PER_COMPONENT: u32 = 2;
+const POOL_TABLES_PER_COMPONENT: u32 = 8;
+
+/// [`engine`] with wasmtime's pooling instance allocator sized for `slots` component instances
+/// alive at once: a call's instance reuses the linear memory, tables, instance metadata and
+/// async stack of an earlier one (its memory image stays mapped copy-on-write and is reset by
+/// `madvise`) instead of mapping and unmapping them per call. Compiled code is the same as
+/// [`engine`]'s (the allocation strategy is not part of the compatibility hash), so both share
+/// the artifact cache. Instantiating more than `slots` at once fails: callers hold a
+/// [`tokio::sync::Semaphore`] permit of as many slots for as long as a store lives.
+pub(super) fn pooled_engine(slots: u32) -> anyhow::Result<Engine> {
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(slots)
+        .total_core_instances(slots * POOL_CORE_INSTANCES_PER_COMPONENT)
+        .max_core_instances_per_component(POOL_CORE_INSTANCES_PER_COMPONENT)
+        .total_memories(slots * POOL_MEMORIES_PER_COMPONENT)
+        .max_memories_per_component(POOL_MEMORIES_PER_COMPONENT)
+        .total_tables(slots * POOL_TABLES_PER_COMPONENT)
+        .max_tables_per_component(POOL_TABLES_PER_COMPONENT)
+        .total_stacks(slots);
+    let mut config = base_config();
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Ok(Engine::new(&config)?)
 }

@@ -5,6 +5,11 @@
 //! only to copy one entry in or out), so they run concurrently, and a call that traps, times
 //! out or runs out of memory takes only its own store down.
 //!
+//! Instances come from wasmtime's pooling allocator ([`linker::pooled_engine`]): a fresh
+//! instance reuses an earlier one's memory slot and stack instead of mapping new ones. The pool
+//! holds [`INSTANCE_SLOTS`] instances; a call beyond that many at once waits for a slot, and the
+//! wait counts against its call timeout.
+//!
 //! Per call: [`StoreLimits`] caps linear memory; the epoch deadline is re-armed so the guest
 //! yields to tokio every tick (10 ms) and is interrupted once it has run for the call timeout;
 //! `tokio::time::timeout` bounds the wall-clock time of the whole call, including time parked
@@ -17,6 +22,8 @@
 
 use std::path::Path;
 use std::time::Instant;
+
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 use anyhow::Context as _;
 use wasmtime::Store;
@@ -38,7 +45,10 @@ use store::StoreRecipe;
 pub use store::{LoadReport, SandboxOptions};
 
 use failure::{classify, instantiate_failure, timeout_failure};
-use linker::{HostState, engine, linker};
+use linker::{HostState, linker, pooled_engine};
+
+/// Plugin instances alive at once (calls running concurrently); more calls wait for a slot.
+pub const INSTANCE_SLOTS: u32 = 256;
 
 mod bindings {
     //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
@@ -87,6 +97,8 @@ pub enum CallOutcome {
 pub struct Sandbox {
     pre: PluginPre<HostState>,
     recipe: StoreRecipe,
+    /// One permit per pooled instance slot; held while a store lives.
+    slots: Semaphore,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -145,8 +157,18 @@ impl Sandbox {
         label: &str,
         options: SandboxOptions,
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
+        Self::load_pooled(wasm, component_digest, label, options, INSTANCE_SLOTS)
+    }
+
+    fn load_pooled(
+        wasm: &[u8],
+        component_digest: [u8; 32],
+        label: &str,
+        options: SandboxOptions,
+        slots: u32,
+    ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
-        let engine = engine()?;
+        let engine = pooled_engine(slots)?;
         let (component, provenance) = artifact_cache::load_component(
             &engine,
             wasm,
@@ -165,6 +187,7 @@ impl Sandbox {
         let sandbox = Sandbox {
             pre,
             recipe: StoreRecipe::new(options, &engine),
+            slots: Semaphore::new(slots as usize),
         };
         Ok((
             sandbox,
@@ -189,6 +212,8 @@ impl Sandbox {
     ///
     /// [`Failure`] when the guest traps, times out or cannot be instantiated.
     pub async fn list_tools(&self) -> Result<(Vec<ListedTool>, usize), Failure> {
+        let deadline = tokio::time::Instant::now() + self.recipe.call_timeout;
+        let _slot = self.slot(deadline).await?;
         let mut store = self.new_store();
         let run = async {
             let instance = self
@@ -202,7 +227,7 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        let tools = self.bounded(run).await?;
+        let tools = self.bounded(deadline, run).await?;
         let attempted = store.data().hooks.requests_attempted();
         Ok((tools.into_iter().map(ListedTool::from).collect(), attempted))
     }
@@ -219,6 +244,9 @@ impl Sandbox {
         arguments: &str,
         context: &CallContext,
     ) -> Result<CallOutcome, Failure> {
+        let deadline = tokio::time::Instant::now() + self.recipe.call_timeout;
+        // Declared before the store, so dropped after it: the slot is free once released.
+        let _slot = self.slot(deadline).await?;
         let mut store = self.new_store();
         let wit_context = wit::CallContext {
             correlation_id: context.correlation_id.clone(),
@@ -236,7 +264,7 @@ impl Sandbox {
                 .await
                 .map_err(|e| self.classify(e))
         };
-        let outcome = self.bounded(run).await;
+        let outcome = self.bounded(deadline, run).await;
         let attempted = store.data().hooks.requests_attempted();
         let outcome = outcome.map_err(|f| Failure {
             requests_attempted: attempted,
@@ -252,11 +280,22 @@ impl Sandbox {
         })
     }
 
+    /// Waits for a free instance slot until `deadline` (a call's wait counts against its
+    /// timeout).
+    async fn slot(&self, deadline: tokio::time::Instant) -> Result<SemaphorePermit<'_>, Failure> {
+        match tokio::time::timeout_at(deadline, self.slots.acquire()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(_closed)) => unreachable!("the slot semaphore is never closed"),
+            Err(_elapsed) => Err(self.timeout_failure()),
+        }
+    }
+
     async fn bounded<T>(
         &self,
+        deadline: tokio::time::Instant,
         run: impl Future<Output = Result<T, Failure>>,
     ) -> Result<T, Failure> {
-        match tokio::time::timeout(self.recipe.call_timeout, run).await {
+        match tokio::time::timeout_at(deadline, run).await {
             Ok(result) => result,
             Err(_elapsed) => Err(self.timeout_failure()),
         }

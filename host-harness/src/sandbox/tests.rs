@@ -6,6 +6,10 @@ use super::*;
 /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
 /// any other tool traps.
 fn failing_sandbox(call_timeout: Duration) -> Sandbox {
+    failing_sandbox_with_slots(call_timeout, INSTANCE_SLOTS)
+}
+
+fn failing_sandbox_with_slots(call_timeout: Duration, slots: u32) -> Sandbox {
     let options = SandboxOptions {
         guest_env: vec![],
         policy: Arc::new(Policy::default()),
@@ -14,7 +18,8 @@ fn failing_sandbox(call_timeout: Duration) -> Sandbox {
         cache_dir: None,
     };
     let wat = include_str!("../testdata/failing_guest.wat");
-    Sandbox::from_bytes(wat.as_bytes(), "failing_guest.wat", options)
+    let digest = artifact_cache::component_digest(wat.as_bytes());
+    Sandbox::load_pooled(wat.as_bytes(), digest, "failing_guest.wat", options, slots)
         .unwrap()
         .0
 }
@@ -120,5 +125,60 @@ fn memory_past_the_limit_is_out_of_memory_and_the_next_call_works() {
             failure.message
         );
         assert!(sandbox.list_tools().await.is_ok());
+    });
+}
+
+#[test]
+fn calls_beyond_the_instance_slots_wait_for_one_instead_of_failing() {
+    // Two slots, both held by spinning guests until their 1 s timeout: the third call waits
+    // and then runs.
+    let sandbox = failing_sandbox_with_slots(Duration::from_secs(1), 2);
+    runtime().block_on(async {
+        let ctx = context();
+        let started = Instant::now();
+        let (a, b, listed) = tokio::join!(
+            sandbox.call_tool("loop", "{}", &ctx),
+            sandbox.call_tool("loop", "{}", &ctx),
+            async {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                sandbox.list_tools().await
+            },
+        );
+        assert_eq!(a.unwrap_err().kind, FailureKind::Timeout);
+        assert_eq!(b.unwrap_err().kind, FailureKind::Timeout);
+        assert_eq!(listed.unwrap().0, vec![], "the third call got a slot");
+        assert!(started.elapsed() >= Duration::from_millis(900));
+    });
+}
+
+#[test]
+fn a_call_that_gets_no_slot_within_its_timeout_times_out_without_running() {
+    let sandbox = failing_sandbox_with_slots(Duration::from_secs(1), 1);
+    runtime().block_on(async {
+        let held = sandbox.slots.acquire().await.unwrap();
+        let failure = sandbox
+            .call_tool("trap", "{}", &context())
+            .await
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Timeout, "{}", failure.message);
+        assert_eq!(failure.requests_attempted, 0);
+        drop(held);
+        let failure = sandbox
+            .call_tool("trap", "{}", &context())
+            .await
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Trap, "the freed slot is used");
+    });
+}
+
+#[test]
+fn more_sequential_calls_than_instance_slots_reuse_the_slots() {
+    let sandbox = failing_sandbox_with_slots(Duration::from_secs(5), 1);
+    runtime().block_on(async {
+        for _ in 0..20 {
+            let failure = sandbox.call_tool("grow", "{}", &context()).await;
+            assert_eq!(failure.unwrap_err().kind, FailureKind::OutOfMemory);
+            assert!(sandbox.list_tools().await.is_ok());
+        }
     });
 }
