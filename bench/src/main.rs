@@ -16,7 +16,11 @@
 //!   and `wasmtime serve`, and the
 //!   peers' Streamable HTTP mode.
 //!
-//! `--smoke` runs every measurement a few times only, to check that the suite still works
+//! * **upstream connection reuse** ([`upstream`]): ours against a plain and an HTTPS fake Ombi,
+//!   with and without the connection pool.
+//!
+//! `--only=upstream` runs only the connection-reuse rows and prints them (for work on the
+//! outbound path; the full run includes them). `--smoke` runs every measurement a few times only, to check that the suite still works
 //! (CI); it writes `target/bench/BENCHMARKS.smoke.md` instead of `BENCHMARKS.md`. Nothing here
 //! asserts a timing: targets are reported, not enforced.
 
@@ -31,6 +35,7 @@ mod micro;
 mod plan;
 mod report;
 mod stats;
+mod upstream;
 mod workload;
 
 use std::path::{Path, PathBuf};
@@ -50,13 +55,15 @@ fn main() -> anyhow::Result<()> {
     let mut plan = Plan::full();
     let mut out = None;
     let mut only_bridge = false;
+    let mut only_upstream = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
             "--only=bridge" => only_bridge = true,
+            "--only=upstream" => only_upstream = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--only=bridge] [--out=FILE]\n(run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows alone and prints them)"
+                    "usage: media-mcp-bench [--smoke] [--only=bridge | --only=upstream] [--out=FILE]\n(run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows alone and prints them, --only=upstream the upstream connection-reuse rows)"
                 );
                 return Ok(());
             }
@@ -85,6 +92,16 @@ fn main() -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    if only_upstream {
+        let load_before = machine::load_average();
+        let reuse = runtime.block_on(upstream::run(&root, plan))?;
+        print!("{}", upstream::render(&reuse));
+        println!(
+            "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
+            machine::load_average()
+        );
+        return Ok(());
+    }
     let load_before = machine::load_average();
     let mut results = runtime.block_on(measure::run_all(&root, plan))?;
     results.environment.push((
@@ -93,11 +110,13 @@ fn main() -> anyhow::Result<()> {
     ));
     let over_http = runtime.block_on(http::run_all(&root, plan))?;
     let bridge = runtime.block_on(bridge::run(&root, plan))?;
+    let reuse = runtime.block_on(upstream::run(&root, plan))?;
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let mut text = report::render(&results, &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
     text.push_str(&bridge::render(&bridge, plan));
+    text.push_str(&upstream::render(&reuse));
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }
