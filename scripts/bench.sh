@@ -8,19 +8,29 @@
 #   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI); peers whose
 #                                packages cannot be installed are skipped and the report says so;
 #                                writes target/bench/BENCHMARKS.smoke.md instead
+#   ./scripts/bench.sh --only=upstream   only the upstream connection-reuse rows, printed
+#                                (no peers, no micro-benchmarks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=""
+only=""
 if [[ "${1:-}" == "--smoke" ]]; then
   smoke="--smoke"
+elif [[ "${1:-}" == "--only=upstream" ]]; then
+  only="--only=upstream"
 elif [[ $# -gt 0 ]]; then
-  echo "usage: $0 [--smoke]" >&2
+  echo "usage: $0 [--smoke | --only=upstream]" >&2
   exit 2
 fi
 
 ./scripts/build-component.sh
 cargo build --locked --release -p host-harness -p media-mcp-bench
+
+if [[ -n "$only" ]]; then
+  # The connection-reuse rows alone (no peers, no micro-benchmarks).
+  exec target/release/media-mcp-bench "$only"
+fi
 
 # Peers. A failed install is fatal for a full run (its table would be incomplete) and a
 # skipped peer in smoke mode.

@@ -16,7 +16,11 @@
 //!   and `wasmtime serve`, and the
 //!   peers' Streamable HTTP mode.
 //!
-//! `--smoke` runs every measurement a few times only, to check that the suite still works
+//! * **upstream connection reuse** ([`reuse`]): ours against a plain and an HTTPS fake Ombi,
+//!   with and without the connection pool.
+//!
+//! `--only=upstream` runs only the connection-reuse rows and prints them (for work on the
+//! outbound path; the full run includes them). `--smoke` runs every measurement a few times only, to check that the suite still works
 //! (CI); it writes `target/bench/BENCHMARKS.smoke.md` instead of `BENCHMARKS.md`. Nothing here
 //! asserts a timing: targets are reported, not enforced.
 
@@ -30,6 +34,7 @@ mod measure;
 mod micro;
 mod plan;
 mod report;
+mod reuse;
 mod stats;
 mod upstream;
 mod workload;
@@ -52,16 +57,18 @@ fn main() -> anyhow::Result<()> {
     let mut out = None;
     let mut only_bridge = false;
     let mut only = Only::all();
+    let mut only_upstream = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
             "--only=bridge" => only_bridge = true,
+            "--only=upstream" => only_upstream = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=python,typescript,http,bridge]\n\
+                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=upstream | --only=python,typescript,http,bridge,reuse]\n\
                      (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
-                     alone and prints them; a list picks which servers besides the floor and ours to\n\
-                     measure, for iterating on one row)"
+                     alone and prints them, --only=upstream the upstream connection-reuse rows; a list\n\
+                     picks which servers besides the floor and ours to measure, for iterating on one row)"
                 );
                 return Ok(());
             }
@@ -91,6 +98,16 @@ fn main() -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    if only_upstream {
+        let load_before = machine::load_average();
+        let reuse = runtime.block_on(reuse::run(&root, plan))?;
+        print!("{}", reuse::render(&reuse));
+        println!(
+            "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
+            machine::load_average()
+        );
+        return Ok(());
+    }
     let load_before = machine::load_average();
     let mut results = runtime.block_on(measure::run_all(&root, plan, &only))?;
     results.environment.push((
@@ -107,12 +124,20 @@ fn main() -> anyhow::Result<()> {
     } else {
         None
     };
+    let reuse = if only.wants("reuse") {
+        runtime.block_on(reuse::run(&root, plan))?
+    } else {
+        Vec::new()
+    };
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let mut text = report::render(&results, &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
     if let Some(bridge) = &bridge {
         text.push_str(&bridge::render(bridge, plan));
+    }
+    if !reuse.is_empty() {
+        text.push_str(&reuse::render(&reuse));
     }
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;

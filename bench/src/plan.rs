@@ -50,7 +50,7 @@ impl Only {
         Ok(Only(Some(names)))
     }
 
-    const NAMES: [&str; 4] = ["python", "typescript", "http", "bridge"];
+    const NAMES: [&str; 5] = ["python", "typescript", "http", "bridge", "reuse"];
 
     /// Whether `name` is measured.
     pub fn wants(&self, name: &str) -> bool {

@@ -7,6 +7,8 @@
 //!   `tests/python/fake_ombi.py`, and records every request;
 //! * [`moviepilot::FakeMoviePilot`] is MoviePilot's MCP endpoint (JSON-RPC over HTTP POST) with a handful of
 //!   tools;
+//! * [`TestCa`] makes a CA and a loopback certificate per test; either fake serves HTTPS with
+//!   it (`.tls(&ca)` on the builder);
 //! * [`Fault`] and [`moviepilot::faults::CallFault`] are the ways an upstream misbehaves (late, reset, stalled,
 //!   leaking secrets, oversized, lying framing...), served as a [`Reply`] instead of the normal
 //!   answer.
@@ -24,8 +26,10 @@ pub mod moviepilot;
 pub mod ombi;
 mod raw;
 mod reply;
+mod tls;
 
 pub use faults::{Fault, LEAKED_FRAME, LEAKED_PASSWORD, OVERSIZED_BYTES};
 pub use fixtures::fixture;
 pub use raw::RawEnd;
 pub use reply::Reply;
+pub use tls::TestCa;

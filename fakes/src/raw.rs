@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -72,11 +73,49 @@ async fn run_raw(spare: std::net::TcpStream, plan: RawPlan) {
     }
 }
 
+/// What a fake's connections share: how many were accepted, a signal that closes the idle
+/// ones, and the TLS configuration when the fake serves HTTPS.
+pub(crate) struct Connections {
+    accepted: AtomicUsize,
+    close_idle: tokio::sync::watch::Sender<u64>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+}
+
+impl Connections {
+    /// Plain HTTP, or HTTPS with `tls`.
+    pub(crate) fn new(tls: Option<Arc<rustls::ServerConfig>>) -> Arc<Connections> {
+        Arc::new(Connections {
+            accepted: AtomicUsize::new(0),
+            close_idle: tokio::sync::watch::channel(0).0,
+            tls: tls.map(tokio_rustls::TlsAcceptor::from),
+        })
+    }
+
+    /// Whether connections are HTTPS.
+    pub(crate) fn is_tls(&self) -> bool {
+        self.tls.is_some()
+    }
+
+    /// TCP connections accepted so far (TLS handshakes that failed included).
+    pub(crate) fn accepted(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
+
+    /// Closes every connection that is between requests now (a request in progress is
+    /// answered first, then its connection closes), as a server whose keep-alive ran out.
+    pub(crate) fn close_idle(&self) {
+        self.close_idle.send_modify(|generation| *generation += 1);
+    }
+}
+
 /// Serves HTTP/1 on `listener` until `stop` fires: each request goes to `handle` with a
-/// [`RawSender`] through which the reply may instead take the connection over (see [`run_raw`]).
+/// [`RawSender`] through which the reply may instead take the connection over (see
+/// [`run_raw`]; its bytes are written on the TCP socket, so over TLS only the byte-less endings
+/// make sense).
 pub(crate) async fn accept_loop<H, F, B>(
     listener: std::net::TcpListener,
     mut stop: tokio::sync::oneshot::Receiver<()>,
+    connections: Arc<Connections>,
     handle: H,
 ) where
     H: Fn(Request<Incoming>, RawSender) -> F + Clone + Send + Sync + 'static,
@@ -93,8 +132,10 @@ pub(crate) async fn accept_loop<H, F, B>(
             _ = &mut stop => return,
             accepted = listener.accept() => {
                 let Ok((stream, _peer)) = accepted else { continue };
+                connections.accepted.fetch_add(1, Ordering::SeqCst);
                 let Some((stream, spare)) = duplicate(stream) else { continue };
                 let handle = handle.clone();
+                let connections = connections.clone();
                 tokio::spawn(async move {
                     let (raw_tx, raw_rx) = tokio::sync::oneshot::channel::<RawPlan>();
                     let raw_tx: RawSender = Arc::new(Mutex::new(Some(raw_tx)));
@@ -102,10 +143,19 @@ pub(crate) async fn accept_loop<H, F, B>(
                         let reply = handle(request, raw_tx.clone());
                         async move { Ok::<_, Infallible>(reply.await) }
                     });
-                    let connection = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service);
+                    let close_idle = connections.close_idle.subscribe();
+                    let served = async {
+                        match &connections.tls {
+                            None => serve(stream, service, close_idle).await,
+                            Some(acceptor) => {
+                                if let Ok(tls) = acceptor.accept(stream).await {
+                                    serve(tls, service, close_idle).await;
+                                }
+                            }
+                        }
+                    };
                     tokio::select! {
-                        _ = connection => {}
+                        () = served => {}
                         plan = raw_rx => {
                             if let Ok(plan) = plan {
                                 run_raw(spare, plan).await;
@@ -113,6 +163,34 @@ pub(crate) async fn accept_loop<H, F, B>(
                         }
                     }
                 });
+            }
+        }
+    }
+}
+
+/// Serves one connection until it ends, closing it when `close_idle` changes while it is idle.
+async fn serve<S, Svc, B>(
+    stream: S,
+    service: Svc,
+    mut close_idle: tokio::sync::watch::Receiver<u64>,
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    Svc: hyper::service::Service<Request<Incoming>, Response = Response<B>, Error = Infallible>,
+    Svc::Future: Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let connection =
+        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    let mut connection = std::pin::pin!(connection);
+    let mut signalled = false;
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            changed = close_idle.changed(), if !signalled => {
+                signalled = changed.is_err();
+                connection.as_mut().graceful_shutdown();
             }
         }
     }

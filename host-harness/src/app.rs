@@ -16,6 +16,7 @@ use crate::policy::{Policy, guest_env};
 use crate::sandbox::{Gateway, LoadReport, Sandbox, SandboxOptions};
 use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
 use crate::tool::ListedTool;
+use crate::upstream_pool::UpstreamPool;
 use crate::{logging, present};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
@@ -291,6 +292,7 @@ fn sandbox_options(settings: &Settings) -> SandboxOptions {
     SandboxOptions {
         guest_env: guest_env(settings),
         policy: Arc::new(Policy::from_settings(settings)),
+        upstreams: Arc::new(UpstreamPool::from_settings(settings)),
         call_timeout: settings.call_timeout,
         memory_limit_bytes: settings.memory_limit_bytes,
         cache_dir: settings.cache_dir.clone(),

@@ -13,6 +13,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rustls::pki_types::CertificateDer;
 use url::Url;
 
 use crate::limits::{MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS, moviepilot_first_byte_cap};
@@ -71,6 +72,18 @@ pub const VARIABLES: &[Variable] = &[
     Variable {
         name: "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
         help: "compact (default): large MoviePilot input schemas are listed as MoviePilot's compact projection and moviepilot_input_contract returns one operation's full schema; full: every schema complete.",
+    },
+    Variable {
+        name: "OMBI_CA_FILE",
+        help: "PEM file of one or more CA certificates trusted for the Ombi origin only, in addition to the built-in web roots (a private CA or a self-signed certificate). Read and checked at start.",
+    },
+    Variable {
+        name: "MOVIEPILOT_CA_FILE",
+        help: "PEM file of one or more CA certificates trusted for the MoviePilot origin only, in addition to the built-in web roots. Read and checked at start.",
+    },
+    Variable {
+        name: "MEDIA_MCP_UPSTREAM_MAX_IDLE",
+        help: "Idle keep-alive connections kept per upstream origin for reuse, 0-256 (default 16; 0 opens a new connection for every request). An idle connection is closed after 30 s.",
     },
     Variable {
         name: "MEDIA_MCP_READ_ONLY",
@@ -209,6 +222,10 @@ const DEFAULT_HTTP_MAX_IN_FLIGHT: u64 = 32;
 /// How often a long call reports progress unless configured: well inside the 60 s after which
 /// clients commonly give up on a silent request.
 pub(crate) const DEFAULT_PROGRESS_INTERVAL_MS: u64 = 10_000;
+/// Idle connections kept per upstream origin by default: enough for the default 32 requests in
+/// flight of `serve --http` to find a warm connection for half of them, few enough that a
+/// quiet harness holds at most 16 sockets per upstream for 30 s.
+const DEFAULT_UPSTREAM_MAX_IDLE: u64 = 16;
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -399,6 +416,11 @@ pub struct Upstream {
     pub url: Url,
     /// The credential the harness injects (or passes to the guest).
     pub api_key: Secret,
+    /// Extra CA certificates trusted for this upstream's origin only (`OMBI_CA_FILE`,
+    /// `MOVIEPILOT_CA_FILE`), checked at start: each is a usable trust anchor.
+    pub extra_roots: Vec<CertificateDer<'static>>,
+    /// The variable the extra roots come from, for messages about certificates.
+    pub ca_variable: &'static str,
 }
 
 impl Upstream {
@@ -443,6 +465,8 @@ pub struct Settings {
     pub(crate) http_max_in_flight: usize,
     /// How often a call whose request carries a progress token reports progress.
     pub(crate) progress_interval: Duration,
+    /// Idle connections kept per upstream origin (0: no reuse).
+    pub(crate) upstream_max_idle: usize,
     /// stderr log level.
     pub(crate) log_level: crate::logging::Level,
 }
@@ -477,6 +501,7 @@ const HARNESS_ONLY: &[&str] = &[
     "MEDIA_MCP_MEMORY_LIMIT_MIB",
     "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
     "MEDIA_MCP_PROGRESS_INTERVAL_MS",
+    "MEDIA_MCP_UPSTREAM_MAX_IDLE",
     "MEDIA_MCP_LOG",
 ];
 
@@ -487,8 +512,11 @@ impl Settings {
     ///
     /// The first invalid variable, by name.
     pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
-        let ombi = upstream(raw, "OMBI_URL", "OMBI_API_KEY")?;
-        let moviepilot = upstream(raw, "MOVIEPILOT_URL", "MOVIEPILOT_API_KEY")?;
+        let ombi = upstream(raw, ["OMBI_URL", "OMBI_API_KEY", "OMBI_CA_FILE"])?;
+        let moviepilot = upstream(
+            raw,
+            ["MOVIEPILOT_URL", "MOVIEPILOT_API_KEY", "MOVIEPILOT_CA_FILE"],
+        )?;
         let ombi_user = match raw.get("OMBI_USER") {
             None if raw.is_given_empty("OMBI_USER") => {
                 return Err(ConfigError::new("OMBI_USER", EMPTY_USER_MESSAGE));
@@ -554,6 +582,13 @@ impl Settings {
             600_000,
             DEFAULT_PROGRESS_INTERVAL_MS,
         )?;
+        let upstream_max_idle = bounded(
+            raw,
+            "MEDIA_MCP_UPSTREAM_MAX_IDLE",
+            0,
+            256,
+            DEFAULT_UPSTREAM_MAX_IDLE,
+        )?;
         let log_level = match raw.get("MEDIA_MCP_LOG") {
             None => crate::logging::Level::Info,
             Some(v) => {
@@ -610,6 +645,7 @@ impl Settings {
             memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
             http_max_in_flight: usize::try_from(http_max_in_flight).unwrap_or(usize::MAX),
             progress_interval: Duration::from_millis(progress_interval_ms),
+            upstream_max_idle: usize::try_from(upstream_max_idle).unwrap_or(usize::MAX),
             log_level,
         })
     }
@@ -617,13 +653,14 @@ impl Settings {
 
 fn upstream(
     raw: &RawSettings,
-    url_var: &str,
-    key_var: &str,
+    [url_var, key_var, ca_var]: [&'static str; 3],
 ) -> Result<Option<Upstream>, ConfigError> {
     let Some(text) = raw.get(url_var) else {
-        if raw.get(key_var).is_some() {
-            // Not an error: a key without a URL is harmless, but say so in the log.
-            crate::log_warn!("{key_var} is set but {url_var} is not; ignoring it");
+        for unused in [key_var, ca_var] {
+            if raw.get(unused).is_some() {
+                // Not an error: a key without a URL is harmless, but say so in the log.
+                crate::log_warn!("{unused} is set but {url_var} is not; ignoring it");
+            }
         }
         return Ok(None);
     };
@@ -649,7 +686,50 @@ fn upstream(
         }
         Some(key) => Secret::new(key.trim()),
     };
-    Ok(Some(Upstream { url, api_key }))
+    let extra_roots = match raw.get(ca_var) {
+        None => Vec::new(),
+        Some(path) => read_ca_file(ca_var, Path::new(path))?,
+    };
+    Ok(Some(Upstream {
+        url,
+        api_key,
+        extra_roots,
+        ca_variable: ca_var,
+    }))
+}
+
+/// Reads a PEM file of CA certificates and checks that each one can be a trust anchor.
+///
+/// # Errors
+///
+/// The file cannot be read, holds no `CERTIFICATE` block, or a block is not a usable
+/// certificate. Messages name `var`; they quote neither the file's content nor its path.
+pub(crate) fn read_ca_file(
+    var: &str,
+    path: &Path,
+) -> Result<Vec<CertificateDer<'static>>, ConfigError> {
+    use rustls::pki_types::pem::PemObject as _;
+    let bytes = std::fs::read(path)
+        .map_err(|e| ConfigError::new(var, format!("cannot be read ({})", e.kind())))?;
+    let certs = CertificateDer::pem_slice_iter(&bytes)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ConfigError::new(var, format!("is not a readable PEM file ({e})")))?;
+    if certs.is_empty() {
+        return Err(ConfigError::new(
+            var,
+            "holds no certificate: expected one or more PEM blocks `-----BEGIN CERTIFICATE-----`",
+        ));
+    }
+    for (n, cert) in certs.iter().enumerate() {
+        let mut store = rustls::RootCertStore::empty();
+        store.add(cert.clone()).map_err(|e| {
+            ConfigError::new(
+                var,
+                format!("certificate {} is not a usable CA certificate ({e})", n + 1),
+            )
+        })?;
+    }
+    Ok(certs)
 }
 
 /// Parses and checks an upstream base URL. Messages describe the problem without echoing the

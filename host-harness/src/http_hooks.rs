@@ -5,18 +5,20 @@
 //!   `error-code::HTTP-request-denied`), without network access;
 //! * the upstream's credential header is added on the way out (see [`crate::policy`]);
 //! * timeouts are capped ([`cap_request_options`]);
-//! * redirects are never followed: `default_send_request` is a single hyper HTTP/1 exchange, so
-//!   a 3xx goes back to the guest as is, and any request it makes to the `Location` passes
-//!   through this hook again.
+//! * the request goes out over the process's pooled connection to its origin
+//!   ([`UpstreamPool`]);
+//! * redirects are never followed: the pool's client makes a single HTTP/1 exchange, so a 3xx
+//!   goes back to the guest as is, and any request it makes to the `Location` passes through
+//!   this hook again.
 //!
 //! Logging names the method, origin and path only: never headers, never the query string.
 
 use std::sync::Arc;
 
-use http_body_util::BodyExt;
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
 use crate::policy::{Origin, Policy, cap_request_options};
+use crate::upstream_pool::{Failure, UpstreamPool};
 
 type IoFuture = Box<dyn Future<Output = Result<(), HttpError>> + Send>;
 type SendFuture =
@@ -26,14 +28,16 @@ type SendFuture =
 #[derive(Debug, Clone)]
 pub struct PolicyHooks {
     policy: Arc<Policy>,
+    upstreams: Arc<UpstreamPool>,
     attempted: usize,
 }
 
 impl PolicyHooks {
-    /// Hooks for one store, sharing the process-wide policy.
-    pub fn new(policy: Arc<Policy>) -> Self {
+    /// Hooks for one store, sharing the process-wide policy and connection pool.
+    pub fn new(policy: Arc<Policy>, upstreams: Arc<UpstreamPool>) -> Self {
         PolicyHooks {
             policy,
+            upstreams,
             attempted: 0,
         }
     }
@@ -66,13 +70,11 @@ impl WasiHttpHooks for PolicyHooks {
         }
         crate::log_debug!("outgoing {method} {origin}{path}");
         let options = cap_request_options(options, self.policy.first_byte_cap(&uri));
+        let upstreams = self.upstreams.clone();
         Box::new(async move {
-            let (response, io) =
-                wasmtime_wasi_http::default_send_request(request, Some(options)).await?;
-            Ok((
-                response.map(BodyExt::boxed_unsync),
-                Box::new(io) as IoFuture,
-            ))
+            let response = upstreams.send(request, options).await?;
+            // The pool's own tasks drive the connection: nothing is left for the caller to poll.
+            Ok((response, Box::new(async { Ok(()) }) as IoFuture))
         })
     }
 
@@ -101,14 +103,9 @@ fn error_code_of_hyper(
     err: &hyper::Error,
 ) -> wasmtime_wasi_http::p2::bindings::http::types::ErrorCode {
     use wasmtime_wasi_http::p2::bindings::http::types::ErrorCode;
-    let io_failure = std::error::Error::source(err)
-        .and_then(|s| s.downcast_ref::<std::io::Error>())
-        .is_some();
-    if err.is_timeout() {
-        ErrorCode::HttpResponseTimeout
-    } else if err.is_incomplete_message() || err.is_closed() || err.is_canceled() || io_failure {
-        ErrorCode::ConnectionTerminated
-    } else {
-        ErrorCode::HttpProtocolError
+    match Failure::of_hyper(err) {
+        Failure::Timeout => ErrorCode::HttpResponseTimeout,
+        Failure::Terminated => ErrorCode::ConnectionTerminated,
+        Failure::Protocol => ErrorCode::HttpProtocolError,
     }
 }

@@ -8,7 +8,9 @@
 //!   [`config::Settings`];
 //! * [`policy`] decides what the sandbox may reach (the configured upstream origins only), which
 //!   credentials the host adds on the way out, and which variables the guest can see;
-//! * [`http_hooks`] enforces that policy on every outgoing `wasi:http` request;
+//! * [`http_hooks`] enforces that policy on every outgoing `wasi:http` request, which
+//!   [`upstream_pool`] sends over pooled connections (one client per configured origin, with
+//!   that origin's trust roots);
 //! * `sandbox` compiles (or loads from the `artifact_cache`) and runs the component, one fresh
 //!   store per call, with memory, CPU and wall-clock limits; [`limits`] holds the time limits
 //!   derived from MoviePilot's slowest tool;
@@ -20,7 +22,7 @@
 //! * [`cli`], [`app`] and [`present`] are the command line; [`app::Host`] is a loaded component
 //!   for programs built on the harness (the demo in `demo/`).
 //!
-//! Dependencies point down: `app` → `http_serve`/`server` → `sandbox` → `http_hooks` → `policy` →
+//! Dependencies point down: `app` → `http_serve`/`server` → `sandbox` → `http_hooks` → `upstream_pool` → `policy` →
 //! `config` → `limits`/`logging`, with `tool`, `envelope` and `artifact_cache` below the
 //! modules that use them; `scripts/module-cycles.py` checks that no two modules import each
 //! other.
@@ -45,6 +47,7 @@ pub mod logging;
 pub mod policy;
 pub mod present;
 pub mod stdio;
+pub mod upstream_pool;
 
 mod artifact_cache;
 mod cancel;

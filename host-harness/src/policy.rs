@@ -50,6 +50,21 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// `http` or `https`.
+    pub(crate) fn scheme(&self) -> &str {
+        &self.scheme
+    }
+
+    /// The host as written in URLs (an IPv6 address in brackets), lower case.
+    pub(crate) fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// The port, explicit or the scheme's default.
+    pub(crate) fn port(&self) -> u16 {
+        self.port
+    }
+
     /// The origin of a configured upstream URL.
     pub(crate) fn of_url(url: &url::Url) -> Option<Origin> {
         Some(Origin {
@@ -194,7 +209,7 @@ impl Policy {
             ),
         ];
         for (upstream, header, keyless_paths, first_byte_cap) in upstreams {
-            let Some(Upstream { url, api_key }) = upstream else {
+            let Some(Upstream { url, api_key, .. }) = upstream else {
                 continue;
             };
             secrets.push(api_key.expose());

@@ -15,6 +15,8 @@
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
 //! * `selection`: read-only mode and tool selection, for both backends and the listing cache;
+//! * `upstream`: pooled upstream connections (reuse, replacement, no re-sent writes) and
+//!   private CAs per origin over HTTPS;
 //! * `cli`: `tools`, `call`, `--help`, the demo binary, configuration errors, the compile cache.
 //!
 //! New tests go in the module of their topic.
@@ -33,3 +35,4 @@ mod policy;
 mod selection;
 mod soak;
 mod support;
+mod upstream;

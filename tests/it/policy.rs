@@ -10,6 +10,7 @@ use bytes::Bytes;
 use host_harness::config::{Overrides, RawSettings, Settings};
 use host_harness::http_hooks::PolicyHooks;
 use host_harness::policy::Policy;
+use host_harness::upstream_pool::UpstreamPool;
 use http_body_util::{BodyExt, Empty};
 use media_mcp_fakes::Reply;
 use media_mcp_fakes::ombi::FakeOmbi;
@@ -39,7 +40,10 @@ impl Witness {
 fn hooks_for(fake: &FakeOmbi, key: &str) -> PolicyHooks {
     let raw = RawSettings::from_env([("OMBI_URL", fake.url()), ("OMBI_API_KEY", key.to_owned())]);
     let settings = Settings::validate(&raw, &Overrides::default()).unwrap();
-    PolicyHooks::new(Arc::new(Policy::from_settings(&settings)))
+    PolicyHooks::new(
+        Arc::new(Policy::from_settings(&settings)),
+        Arc::new(UpstreamPool::from_settings(&settings)),
+    )
 }
 
 fn get(uri: &str) -> http::Request<WasiBody> {

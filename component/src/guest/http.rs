@@ -19,6 +19,8 @@ const CONNECT_TIMEOUT_NS: u64 = 5_000_000_000;
 const BETWEEN_BYTES_TIMEOUT_NS: u64 = 30_000_000_000;
 /// Bytes asked for per read.
 const READ_CHUNK: u64 = 64 * 1024;
+/// Longest TLS failure description from the host kept in an error message.
+const MAX_TLS_DETAIL_CHARS: usize = 200;
 
 /// wasi:http client bound to one call's deadline.
 pub struct WasiUpstream {
@@ -58,9 +60,24 @@ fn map_error(e: &ErrorCode) -> UpstreamError {
         | ErrorCode::DestinationIpUnroutable
         | ErrorCode::ConnectionRefused
         | ErrorCode::ConnectionLimitReached => UpstreamError::Unreachable,
-        ErrorCode::TlsProtocolError
-        | ErrorCode::TlsCertificateError
-        | ErrorCode::TlsAlertReceived(_) => protocol(false, "TLS handshake failed"),
+        ErrorCode::TlsAlertReceived(alert) => match &alert.alert_message {
+            // The host names a rejected certificate's problem here (no detail travels with
+            // tls-certificate-error); kept short, as it ends up in a tool result.
+            Some(message) => protocol(
+                false,
+                &format!(
+                    "TLS handshake failed: {}",
+                    message
+                        .chars()
+                        .take(MAX_TLS_DETAIL_CHARS)
+                        .collect::<String>()
+                ),
+            ),
+            None => protocol(false, "TLS handshake failed"),
+        },
+        ErrorCode::TlsProtocolError | ErrorCode::TlsCertificateError => {
+            protocol(false, "TLS handshake failed")
+        }
         ErrorCode::HttpRequestUriInvalid
         | ErrorCode::HttpRequestMethodInvalid
         | ErrorCode::HttpRequestUriTooLong => protocol(false, "the request could not be formed"),

@@ -41,8 +41,9 @@ use hyper::{Request, Response};
 use serde_json::{Value, json};
 
 use crate::lock::lock;
-use crate::raw::{RawSender, accept_loop};
+use crate::raw::{Connections, RawSender, accept_loop};
 use crate::reply::{Body, Responder};
+use crate::tls::TestCa;
 use faults::CallFault;
 
 /// The API key the fake expects unless told otherwise.
@@ -99,6 +100,7 @@ pub struct FakeMoviePilotBuilder {
     ignore_full_mode: bool,
     torrent_search_delay: Duration,
     api_operations: usize,
+    tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl Default for FakeMoviePilotBuilder {
@@ -110,6 +112,7 @@ impl Default for FakeMoviePilotBuilder {
             ignore_full_mode: false,
             torrent_search_delay: Duration::ZERO,
             api_operations: 0,
+            tls: None,
         }
     }
 }
@@ -153,6 +156,12 @@ impl FakeMoviePilotBuilder {
         self
     }
 
+    /// Serves HTTPS with a leaf certificate of `ca` instead of plain HTTP.
+    pub fn tls(mut self, ca: &TestCa) -> Self {
+        self.tls = Some(ca.server_config());
+        self
+    }
+
     /// Starts the server.
     ///
     /// # Panics
@@ -169,21 +178,25 @@ impl FakeMoviePilotBuilder {
             changes: Mutex::default(),
             responder: Responder::new("uvicorn"),
         });
+        let connections = Connections::new(shared.settings.tls.clone());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
         let thread_shared = shared.clone();
+        let thread_connections = connections.clone();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .expect("runtime");
-            rt.block_on(accept_loop(listener, stop_rx, move |request, raw| {
+            let handler = move |request, raw: RawSender| {
                 let shared = thread_shared.clone();
                 async move { handle(&shared, request, &raw).await }
-            }));
+            };
+            rt.block_on(accept_loop(listener, stop_rx, thread_connections, handler));
         });
         FakeMoviePilot {
             addr,
             shared,
+            connections,
             stop: Some(stop_tx),
             thread: Some(thread),
         }
@@ -232,6 +245,7 @@ impl Shared {
 pub struct FakeMoviePilot {
     addr: SocketAddr,
     shared: Arc<Shared>,
+    connections: Arc<Connections>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -247,9 +261,24 @@ impl FakeMoviePilot {
         Self::builder().start()
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>` (`https://` when serving TLS).
     pub fn origin(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.connections.is_tls() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// TCP connections accepted so far.
+    pub fn connections_accepted(&self) -> usize {
+        self.connections.accepted()
+    }
+
+    /// Closes every idle connection, as a server whose keep-alive timeout ran out.
+    pub fn close_idle_connections(&self) {
+        self.connections.close_idle();
     }
 
     /// The address it listens on.

@@ -33,8 +33,9 @@ use hyper::body::Incoming;
 use crate::faults::Fault;
 use crate::fixtures::fixture;
 use crate::lock::lock;
-use crate::raw::{RawSender, accept_loop};
+use crate::raw::{Connections, RawSender, accept_loop};
 use crate::reply::{Body, JSON, Reply, Responder, fingerprint};
+use crate::tls::TestCa;
 use routes::RouteTable;
 
 /// The body `fake_ombi.py` sends for an unmatched non-GET route.
@@ -85,6 +86,7 @@ struct Shared {
 pub struct FakeOmbiBuilder {
     api_key: String,
     base_path: String,
+    tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl FakeOmbiBuilder {
@@ -95,6 +97,12 @@ impl FakeOmbiBuilder {
         if self.base_path == "/" {
             self.base_path.clear();
         }
+        self
+    }
+
+    /// Serves HTTPS with a leaf certificate of `ca` instead of plain HTTP.
+    pub fn tls(mut self, ca: &TestCa) -> Self {
+        self.tls = Some(ca.server_config());
         self
     }
 
@@ -119,6 +127,8 @@ impl FakeOmbiBuilder {
         let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
+        let connections = Connections::new(self.tls);
+        let thread_connections = connections.clone();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -127,14 +137,16 @@ impl FakeOmbiBuilder {
         let thread = std::thread::Builder::new()
             .name("fake-ombi".into())
             .spawn(move || {
-                runtime.block_on(accept_loop(listener, stop_rx, move |request, raw| {
+                let handler = move |request, raw: RawSender| {
                     let shared = server_shared.clone();
                     async move { handle(&shared, request, &raw).await }
-                }));
+                };
+                runtime.block_on(accept_loop(listener, stop_rx, thread_connections, handler));
             })?;
         Ok(FakeOmbi {
             addr,
             shared,
+            connections,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -145,6 +157,7 @@ impl FakeOmbiBuilder {
 pub struct FakeOmbi {
     addr: SocketAddr,
     shared: Arc<Shared>,
+    connections: Arc<Connections>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -163,6 +176,7 @@ impl FakeOmbi {
         FakeOmbiBuilder {
             api_key: api_key.to_owned(),
             base_path: String::new(),
+            tls: None,
         }
     }
 
@@ -185,9 +199,25 @@ impl FakeOmbi {
         self.addr.port()
     }
 
-    /// The base URL to configure as `OMBI_URL` (`http://127.0.0.1:PORT[/base]`).
+    /// The base URL to configure as `OMBI_URL` (`http://127.0.0.1:PORT[/base]`, `https://`
+    /// when serving TLS).
     pub fn url(&self) -> String {
-        format!("http://{}{}", self.addr, self.shared.base_path)
+        let scheme = if self.connections.is_tls() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}{}", self.addr, self.shared.base_path)
+    }
+
+    /// TCP connections accepted so far.
+    pub fn connections_accepted(&self) -> usize {
+        self.connections.accepted()
+    }
+
+    /// Closes every idle connection, as a server whose keep-alive timeout ran out.
+    pub fn close_idle_connections(&self) {
+        self.connections.close_idle();
     }
 
     /// Every request so far, oldest first.

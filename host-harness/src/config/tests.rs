@@ -380,3 +380,63 @@ fn cache_dir_defaults_to_xdg_then_home_and_can_be_disabled() {
             .is_none()
     );
 }
+
+#[test]
+fn a_ca_file_that_cannot_be_used_is_refused_at_start_naming_the_variable() {
+    let dir = std::env::temp_dir().join(format!("h3-ca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let no_cert = dir.join("no-cert.pem");
+    std::fs::write(
+        &no_cert,
+        "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let not_der = dir.join("not-der.pem");
+    std::fs::write(
+        &not_der,
+        "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
+    let missing = dir.join("missing.pem");
+    let cases = [
+        (&no_cert, "holds no certificate"),
+        (&not_der, "certificate 1 is not a usable CA certificate"),
+        (&missing, "cannot be read"),
+    ];
+    for (path, says) in cases {
+        let path = path.to_str().unwrap();
+        let e = validate(&[
+            ("MOVIEPILOT_URL", "https://mp.example/api/v1/mcp"),
+            ("MOVIEPILOT_API_KEY", "mp-key-1"),
+            ("MOVIEPILOT_CA_FILE", path),
+        ])
+        .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("MOVIEPILOT_CA_FILE") && text.contains(says),
+            "{text}"
+        );
+        assert!(!text.contains(path), "the path is not echoed: {text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ca_files_and_the_pool_size_are_harness_settings_not_passed_to_the_guest() {
+    let s = validate(&[
+        ("OMBI_URL", "https://ombi.example"),
+        ("OMBI_API_KEY", "ombi-key-1"),
+        ("OMBI_CA_FILE", ""),
+        ("MEDIA_MCP_UPSTREAM_MAX_IDLE", "0"),
+    ])
+    .unwrap();
+    assert_eq!(s.upstream_max_idle, 0);
+    assert!(
+        s.ombi.unwrap().extra_roots.is_empty(),
+        "empty counts as unset"
+    );
+    assert!(s.passthrough.is_empty(), "{:?}", s.passthrough);
+    let e = validate(&[("MEDIA_MCP_UPSTREAM_MAX_IDLE", "257")]).unwrap_err();
+    assert!(e.to_string().contains("MEDIA_MCP_UPSTREAM_MAX_IDLE"));
+    assert_eq!(validate(&[]).unwrap().upstream_max_idle, 16);
+}

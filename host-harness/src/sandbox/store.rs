@@ -17,6 +17,7 @@ use super::linker::HostState;
 use crate::artifact_cache::Provenance;
 use crate::http_hooks::PolicyHooks;
 use crate::policy::Policy;
+use crate::upstream_pool::UpstreamPool;
 
 /// How often the epoch advances; also how often a running guest yields to tokio.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -28,6 +29,8 @@ pub struct SandboxOptions {
     pub guest_env: Vec<(String, String)>,
     /// The outbound policy.
     pub policy: Arc<Policy>,
+    /// The process's pooled upstream connections.
+    pub upstreams: Arc<UpstreamPool>,
     /// Wall-clock (and CPU) limit of one call.
     pub call_timeout: Duration,
     /// Linear-memory limit of one call, in bytes.
@@ -82,6 +85,7 @@ impl Drop for EpochTicker {
 pub(super) struct StoreRecipe {
     pub(super) guest_env: Arc<[(String, String)]>,
     pub(super) policy: Arc<Policy>,
+    pub(super) upstreams: Arc<UpstreamPool>,
     pub(super) call_timeout: Duration,
     pub(super) memory_limit_bytes: usize,
     pub(super) cache: Arc<HostCache>,
@@ -93,6 +97,7 @@ impl StoreRecipe {
         StoreRecipe {
             guest_env: options.guest_env.into(),
             policy: options.policy,
+            upstreams: options.upstreams,
             call_timeout: options.call_timeout,
             memory_limit_bytes: options.memory_limit_bytes,
             cache: Arc::default(),
@@ -114,7 +119,7 @@ impl StoreRecipe {
             wasi,
             http: WasiHttpCtx::new(),
             table: ResourceTable::new(),
-            hooks: PolicyHooks::new(self.policy.clone()),
+            hooks: PolicyHooks::new(self.policy.clone(), self.upstreams.clone()),
             limits,
             cache: self.cache.clone(),
         };

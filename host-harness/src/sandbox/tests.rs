@@ -13,6 +13,7 @@ fn failing_sandbox_with_slots(call_timeout: Duration, slots: u32) -> Sandbox {
     let options = SandboxOptions {
         guest_env: vec![],
         policy: Arc::new(Policy::default()),
+        upstreams: Arc::default(),
         call_timeout,
         memory_limit_bytes: 16 << 20,
         cache_dir: None,
@@ -76,6 +77,7 @@ fn a_component_importing_more_than_the_plugin_world_does_not_load() {
     let options = SandboxOptions {
         guest_env: vec![],
         policy: Arc::new(Policy::default()),
+        upstreams: Arc::default(),
         call_timeout: Duration::from_secs(1),
         memory_limit_bytes: 16 << 20,
         cache_dir: None,
