@@ -472,8 +472,9 @@ pub fn render(results: &Results, micro: &[Micro], plan: Plan, notes: &str) -> St
            newline-delimited JSON-RPC to it; the fake Ombi (`media_mcp_fakes::ombi::FakeOmbi`) runs on its \
            own thread in the driver and serves all servers on loopback.\n\
          * **Floors**: `bench-floor-server` answers `initialize` and `tools/list` with canned JSON; the \
-           call floor is a hyper GET on a fresh connection (as the sandbox's wasi:http client opens one \
-           per request) plus `serde_json` parsing.\n\
+           call floor is a hyper GET on a fresh loopback connection plus `serde_json` parsing; the \
+           harness reuses pooled upstream connections, so the floor also pays a connect that ours \
+           does not (see the connection-reuse table for its size).\n\
          * **Peers** (`bench/peers/`): one tool, `read_search`, that GETs the same route with the \
            `ApiKey` header and returns the parsed body as structured content — no validation, \
            projection or byte cap. Python: `mcp` (MCPServer) with its own httpx2 client; TypeScript: \
