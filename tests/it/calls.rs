@@ -301,3 +301,22 @@ fn reference_lists_at_the_read_cap_fit_the_memory_limit() {
         );
     }
 }
+
+#[test]
+fn notification_preferences_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    // The smallest rows a list can hold are the costliest as JSON trees.
+    let (body, n) = list_at_the_read_cap(&|i| json!({"agent": i % 12, "value": "x"}));
+    fake.set_override(
+        "GET",
+        "/api/v1/Identity/notificationpreferences",
+        Reply::json(200, body),
+    );
+    let response = h.call_tool("read_users", json!({"view": "notification_preferences"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["data"]["page"]["total"], n);
+    assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
+}
