@@ -320,3 +320,21 @@ fn notification_preferences_at_the_read_cap_fit_the_memory_limit() {
     assert_eq!(envelope["data"]["page"]["total"], n);
     assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
 }
+
+#[test]
+fn recent_requests_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let (body, n) = list_at_the_read_cap(&|i| json!({"requestId": i + 1, "type": 1 + i % 2}));
+    fake.set_override(
+        "GET",
+        "/api/v2/Requests/recentlyRequested",
+        Reply::json(200, body),
+    );
+    let response = h.call_tool("read_requests", json!({"view": "recent"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
+    assert_eq!(envelope["data"]["page"]["has_more"], true, "{n} rows");
+}
