@@ -338,3 +338,30 @@ fn recent_requests_at_the_read_cap_fit_the_memory_limit() {
     assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
     assert_eq!(envelope["data"]["page"]["has_more"], true, "{n} rows");
 }
+
+#[test]
+fn server_capabilities_with_features_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let (body, n) =
+        list_at_the_read_cap(&|i| json!({"name": format!("F{i}"), "enabled": i % 2 == 0}));
+    fake.set_override("GET", "/api/v2/Features", Reply::json(200, body));
+    let response = h.call_tool("read_server", json!({"view": "capabilities"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["truncated"], true);
+    let values = envelope["data"]["values"].as_array().unwrap();
+    assert_eq!(values[0]["name"], "issues_enabled");
+    assert!(
+        values.iter().any(|v| v["name"] == "feature:F0"),
+        "{envelope}"
+    );
+    let total = n + 6;
+    assert!(
+        envelope["warnings"]
+            .to_string()
+            .contains(&format!("of {total} entries returned")),
+        "{envelope}"
+    );
+}
