@@ -365,3 +365,41 @@ fn server_capabilities_with_features_at_the_read_cap_fit_the_memory_limit() {
         "{envelope}"
     );
 }
+
+#[test]
+fn integration_lists_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    type Row = Box<dyn Fn(usize) -> Value>;
+    let cases: [(&str, &str, &str, Row); 2] = [
+        (
+            "sonarr",
+            "tags",
+            "/api/v1/Sonarr/tags",
+            Box::new(|i| json!({"id": i + 1, "label": "t"})),
+        ),
+        (
+            "plex",
+            "users",
+            "/api/v1/Plex/friends",
+            Box::new(|i| json!({"id": i + 1})),
+        ),
+    ];
+    for (service, resource, template, row) in &cases {
+        let (body, n) = list_at_the_read_cap(row);
+        fake.set_override("GET", template, Reply::json(200, body));
+        let response = h.call_tool(
+            "read_integration",
+            json!({"service": service, "resource": resource}),
+        );
+        let envelope = structured(&response);
+        assert_eq!(envelope["ok"], true, "{resource}: {envelope}");
+        assert_eq!(envelope["data"]["page"]["total"], n, "{resource}");
+        assert_eq!(
+            envelope["data"]["items"].as_array().unwrap().len(),
+            20,
+            "{resource}"
+        );
+    }
+}
