@@ -301,3 +301,105 @@ fn reference_lists_at_the_read_cap_fit_the_memory_limit() {
         );
     }
 }
+
+#[test]
+fn notification_preferences_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    // The smallest rows a list can hold are the costliest as JSON trees.
+    let (body, n) = list_at_the_read_cap(&|i| json!({"agent": i % 12, "value": "x"}));
+    fake.set_override(
+        "GET",
+        "/api/v1/Identity/notificationpreferences",
+        Reply::json(200, body),
+    );
+    let response = h.call_tool("read_users", json!({"view": "notification_preferences"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["data"]["page"]["total"], n);
+    assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
+}
+
+#[test]
+fn recent_requests_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let (body, n) = list_at_the_read_cap(&|i| json!({"requestId": i + 1, "type": 1 + i % 2}));
+    fake.set_override(
+        "GET",
+        "/api/v2/Requests/recentlyRequested",
+        Reply::json(200, body),
+    );
+    let response = h.call_tool("read_requests", json!({"view": "recent"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["data"]["items"].as_array().unwrap().len(), 20);
+    assert_eq!(envelope["data"]["page"]["has_more"], true, "{n} rows");
+}
+
+#[test]
+fn server_capabilities_with_features_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    let (body, n) =
+        list_at_the_read_cap(&|i| json!({"name": format!("F{i}"), "enabled": i % 2 == 0}));
+    fake.set_override("GET", "/api/v2/Features", Reply::json(200, body));
+    let response = h.call_tool("read_server", json!({"view": "capabilities"}));
+    let envelope = structured(&response);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["truncated"], true);
+    let values = envelope["data"]["values"].as_array().unwrap();
+    assert_eq!(values[0]["name"], "issues_enabled");
+    assert!(
+        values.iter().any(|v| v["name"] == "feature:F0"),
+        "{envelope}"
+    );
+    let total = n + 6;
+    assert!(
+        envelope["warnings"]
+            .to_string()
+            .contains(&format!("of {total} entries returned")),
+        "{envelope}"
+    );
+}
+
+#[test]
+fn integration_lists_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    type Row = Box<dyn Fn(usize) -> Value>;
+    let cases: [(&str, &str, &str, Row); 2] = [
+        (
+            "sonarr",
+            "tags",
+            "/api/v1/Sonarr/tags",
+            Box::new(|i| json!({"id": i + 1, "label": "t"})),
+        ),
+        (
+            "plex",
+            "users",
+            "/api/v1/Plex/friends",
+            Box::new(|i| json!({"id": i + 1})),
+        ),
+    ];
+    for (service, resource, template, row) in &cases {
+        let (body, n) = list_at_the_read_cap(row);
+        fake.set_override("GET", template, Reply::json(200, body));
+        let response = h.call_tool(
+            "read_integration",
+            json!({"service": service, "resource": resource}),
+        );
+        let envelope = structured(&response);
+        assert_eq!(envelope["ok"], true, "{resource}: {envelope}");
+        assert_eq!(envelope["data"]["page"]["total"], n, "{resource}");
+        assert_eq!(
+            envelope["data"]["items"].as_array().unwrap().len(),
+            20,
+            "{resource}"
+        );
+    }
+}

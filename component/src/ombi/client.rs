@@ -77,6 +77,24 @@ impl<'a> Ombi<'a> {
         what: &str,
         each: &mut dyn FnMut(Value) -> Result<(), ToolError>,
     ) -> Result<usize, ToolError> {
+        self.get_each_or_none(path, what, each)?.ok_or_else(|| {
+            ToolError::schema_mismatch(format!(
+                "Ombi answered the list of {what} with no content (HTTP 204 or null), which does not say the list is empty"
+            ))
+        })
+    }
+
+    /// As [`Ombi::get_each`], for the routes where 204 or `null` means "nothing" (a disabled
+    /// integration): `Ok(None)` for those, `Ok(Some(n))` for an array of `n` elements.
+    ///
+    /// # Errors
+    /// As [`Ombi::get_each`], 204 and `null` aside.
+    pub fn get_each_or_none(
+        &self,
+        path: &str,
+        what: &str,
+        each: &mut dyn FnMut(Value) -> Result<(), ToolError>,
+    ) -> Result<Option<usize>, ToolError> {
         let resp = self.exchange(Method::Get, path, None, Effect::Read)?;
         let first = resp.body.iter().find(|b| !b.is_ascii_whitespace());
         if first.is_some_and(|b| *b != b'[' && *b != b'n') {
@@ -84,11 +102,7 @@ impl<'a> Ombi<'a> {
                 "expected a JSON array of {what} from upstream"
             )));
         }
-        json_elements(&resp, each)?.ok_or_else(|| {
-            ToolError::schema_mismatch(format!(
-                "Ombi answered the list of {what} with no content (HTTP 204 or null), which does not say the list is empty"
-            ))
-        })
+        json_elements(&resp, each)
     }
 
     /// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.

@@ -122,10 +122,17 @@ impl LocalWindow {
         }
     }
 
+    /// The records kept and how many were counted.
+    pub fn into_parts(self) -> (Vec<Value>, usize) {
+        (self.items, self.total)
+    }
+
     /// The page of `family`, as [`local_page`] would make it from the whole list.
     pub fn into_page(self, family: &str, unit: &str) -> Value {
-        let page = paging::local(self.window, self.items.len(), self.total, unit);
-        json!({"kind": family, "items": self.items, "page": page})
+        let window = self.window;
+        let (items, total) = self.into_parts();
+        let page = paging::local(window, items.len(), total, unit);
+        json!({"kind": family, "items": items, "page": page})
     }
 }
 

@@ -3,7 +3,7 @@
 //! `reference_page` rules), `metric` records, and compound reads that may partly fail.
 
 use crate::contract::{ErrorCode, Reply, ToolError};
-pub use crate::ombi::shape::{array, array_or_empty, local_page, with_paging};
+pub use crate::ombi::shape::{array, local_page, with_paging};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
 

@@ -5,11 +5,12 @@
 //! `null` (204) or `[]`: an empty page with a warning. Media-server user ids are the media
 //! server's own account ids, never Ombi user ids (watchlist users excepted).
 
-use super::common::{self, array_or_empty, reference, req_int, req_str};
+use super::common::{self, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
 use crate::ombi::ids::id_text;
+use crate::ombi::shape::LocalWindow;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -74,11 +75,9 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     })?;
     let ombi = call.ombi()?;
     let window = args.window();
-    let body = ombi.get::<Value>(path)?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let disabled = matches!(body, None | Some(Value::Null));
     if resource == "version" {
-        let version = match body {
+        let version = match ombi.get::<Value>(path)? {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.trim().to_owned(),
             Some(_) => {
@@ -103,29 +102,31 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ))
         .warn_all(warnings));
     }
-    let rows = array_or_empty(body, resource)?;
-    if disabled {
+    let users = matches!(resource, "users" | "watchlist_users");
+    // Streamed: a list of several megabytes would not fit the call's memory as one JSON tree.
+    let mut page = LocalWindow::new(window);
+    let listed = ombi.get_each_or_none(path, resource, &mut |r| {
+        page.push(if users {
+            user(&r, resource)?
+        } else {
+            option(&r, resource)?
+        });
+        Ok(())
+    })?;
+    if listed.is_none() {
         warnings.push(format!(
             "Ombi returned nothing for {service} {resource}: the integration is probably disabled"
         ));
     }
-    let reply = if matches!(resource, "users" | "watchlist_users") {
-        let items = rows
-            .iter()
-            .map(|r| user(r, resource))
-            .collect::<Result<Vec<_>, _>>()?;
+    let reply = if users {
         if resource == "users" {
             warnings.push(format!(
                 "user ids are {service} account ids, not Ombi user ids"
             ));
         }
-        common::local_page("user_page", items, window, "users")
+        page.into_page("user_page", "users")
     } else {
-        let items = rows
-            .iter()
-            .map(|r| option(r, resource))
-            .collect::<Result<Vec<_>, _>>()?;
-        common::local_page("reference_page", items, window, "references")
+        page.into_page("reference_page", "references")
     };
     Ok(Reply::ok(reply).warn_all(warnings))
 }

@@ -6,6 +6,7 @@
 //! server view is not offered because `/api/v1/LandingPage` live-probes every media server.
 
 use super::common::{self, compound, reference};
+use crate::contract::budget::MAX_ITEMS;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
@@ -175,15 +176,38 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                     Err(e) => failures.push(((*name).to_owned(), e)),
                 }
             }
-            match ombi.get::<Value>("/api/v2/Features").and_then(features) {
-                Ok(list) => values.extend(list),
-                Err(e) => failures.push(("features".to_owned(), e)),
-            }
-            Ok(compound(
+            // Streamed, keeping no more metrics than a result may hold: a list of several
+            // megabytes would not fit the call's memory as one JSON tree.
+            let room = MAX_ITEMS.saturating_sub(values.len());
+            let mut kept = Vec::new();
+            let read = ombi.get_each("/api/v2/Features", "features", &mut |f| {
+                let metric = feature(&f)?;
+                if kept.len() < room {
+                    kept.push(metric);
+                }
+                Ok(())
+            });
+            let total = match read {
+                Ok(n) => values.len() + n,
+                Err(e) => {
+                    failures.push(("features".to_owned(), e));
+                    values.len()
+                }
+            };
+            values.append(&mut kept);
+            let reply = compound(
                 json!({"kind": "metrics", "values": values}),
                 failures,
                 CAPABILITY_ROUTES.len() + 1,
-            ))
+            );
+            Ok(if total > MAX_ITEMS {
+                // What the result's budget says when it cuts a longer list itself.
+                reply
+                    .warn(format!("values: {MAX_ITEMS} of {total} entries returned"))
+                    .truncated(true)
+            } else {
+                reply
+            })
         }
         "health" => health(call),
         other => Err(ToolError::invalid_argument(
@@ -210,18 +234,13 @@ fn flag(body: Option<Value>, what: &str) -> Result<bool, ToolError> {
     })
 }
 
-/// `List<FeatureEnablement>` as `feature:<Name>` boolean metrics.
-fn features(body: Option<Value>) -> Result<Vec<Value>, ToolError> {
-    common::array(body, "features")?
-        .iter()
-        .map(|f| {
-            let name = common::req_str(f, "name", "feature")?;
-            let on = f.get("enabled").and_then(Value::as_bool).ok_or_else(|| {
-                ToolError::schema_mismatch("a feature record from Ombi has no boolean `enabled`")
-            })?;
-            Ok(instance_metric(&format!("feature:{name}"), json!(on)))
-        })
-        .collect()
+/// A `FeatureEnablement` record as a `feature:<Name>` boolean metric.
+fn feature(f: &Value) -> Result<Value, ToolError> {
+    let name = common::req_str(f, "name", "feature")?;
+    let on = f.get("enabled").and_then(Value::as_bool).ok_or_else(|| {
+        ToolError::schema_mismatch("a feature record from Ombi has no boolean `enabled`")
+    })?;
+    Ok(instance_metric(&format!("feature:{name}"), json!(on)))
 }
 
 /// Ombi's health check answer texts.

@@ -10,6 +10,7 @@ use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Ombi;
 use crate::ombi::codes::RequestKind;
+use crate::ombi::shape::LocalWindow;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging::{self, Beyond};
 use crate::prelude::*;
@@ -306,14 +307,9 @@ fn album_detail(ombi: &Ombi<'_>, id: i64, w: &mut Vec<String>) -> Result<Vec<Val
 const RECENT_PER_TYPE: usize = 7;
 
 fn recent(ombi: &Ombi<'_>, window: Window) -> Result<Reply, ToolError> {
-    let rows = array(
-        ombi.get("/api/v2/Requests/recentlyRequested")?,
-        "recent requests",
-    )?;
     let mut w = Vec::new();
-    let (all, cut) = project_recent(ombi, &rows, &mut w);
-    let n_all = all.len();
-    let items = paging::slice(all, window);
+    let (page, cut) = project_recent(ombi, window, &mut w)?;
+    let (items, n_all) = page.into_parts();
     let page = if cut {
         w.push(format!("Ombi returns at most {RECENT_PER_TYPE} recent requests per media type: older ones are not listed"));
         paging::local_partial(
@@ -332,41 +328,68 @@ fn recent(ombi: &Ombi<'_>, window: Window) -> Result<Reply, ToolError> {
     )
 }
 
-/// Projects recently-requested rows, scanning TV parents only when TV rows exist. Returns the
-/// records and whether a media type hit the feed's cap.
-pub(crate) fn project_recent(
+/// Projects the recently-requested feed into the page of `window` while it streams by (a
+/// feed of several megabytes would not fit the call's memory as one JSON tree), scanning TV
+/// parents once, at the first TV row. Returns the page and whether a media type hit the feed's
+/// cap; warnings of the parent scan come before those of the rows.
+///
+/// # Errors
+/// As [`Ombi::get_each`].
+fn project_recent(
     ombi: &Ombi<'_>,
-    rows: &[Value],
+    window: Window,
     w: &mut Vec<String>,
-) -> (Vec<Value>, bool) {
-    let count = |t: i64| {
-        rows.iter()
-            .filter(|r| r.get("type").and_then(Value::as_i64) == Some(t))
-            .count()
-    };
-    let cut = (0..=2).any(|t| count(t) >= RECENT_PER_TYPE);
-    let index = if count(0) > 0 {
-        match ParentIndex::scan(ombi) {
-            Ok(i) => {
-                if !i.complete {
-                    w.push("the TV parent scan stopped at 500 parents".to_owned());
-                }
-                Some(i)
+) -> Result<(LocalWindow, bool), ToolError> {
+    let mut per_type = [0_usize; 3];
+    let mut index: Option<Option<ParentIndex>> = None;
+    let mut row_warnings = Vec::new();
+    let mut page = LocalWindow::new(window);
+    ombi.get_each(
+        "/api/v2/Requests/recentlyRequested",
+        "recent requests",
+        &mut |row| {
+            let kind = row.get("type").and_then(Value::as_i64);
+            if let Some(n) = kind
+                .and_then(|t| usize::try_from(t).ok())
+                .and_then(|t| per_type.get_mut(t))
+            {
+                *n += 1;
             }
-            Err(e) => {
-                w.push(format!("TV parent requests could not be read ({}), so TV rows target their child requests", e.message));
-                None
+            if kind == Some(0) && index.is_none() {
+                index = Some(scan_parents(ombi, w));
             }
+            if let Some(item) = items::recent(
+                &row,
+                index.as_ref().and_then(Option::as_ref),
+                &mut row_warnings,
+            ) {
+                page.push(item);
+            }
+            Ok(())
+        },
+    )?;
+    w.append(&mut row_warnings);
+    let cut = per_type.iter().any(|&n| n >= RECENT_PER_TYPE);
+    Ok((page, cut))
+}
+
+/// The TV parent requests, or `None` with a warning when they cannot be read.
+fn scan_parents(ombi: &Ombi<'_>, w: &mut Vec<String>) -> Option<ParentIndex> {
+    match ParentIndex::scan(ombi) {
+        Ok(i) => {
+            if !i.complete {
+                w.push("the TV parent scan stopped at 500 parents".to_owned());
+            }
+            Some(i)
         }
-    } else {
-        None
-    };
-    (
-        rows.iter()
-            .filter_map(|r| items::recent(r, index.as_ref(), w))
-            .collect(),
-        cut,
-    )
+        Err(e) => {
+            w.push(format!(
+                "TV parent requests could not be read ({}), so TV rows target their child requests",
+                e.message
+            ));
+            None
+        }
+    }
 }
 
 /// `FailedRequestViewModel` → `retry`: `queue_id` is the queue entry (`failedId`), distinct

@@ -6,6 +6,7 @@
 
 use super::common::{Rec, array, limit_schema, object, offset_schema};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::shape::LocalWindow;
 use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::prelude::*;
@@ -88,15 +89,15 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 Some(id) => format!("/api/v1/Identity/notificationpreferences/{id}"),
                 None => "/api/v1/Identity/notificationpreferences".to_owned(),
             };
-            let rows = array(ombi.get(&path)?, "notification preferences")?;
-            let refs = project_preferences(&rows, &mut warnings);
-            let total = refs.len();
-            let items = paging::slice(refs, window);
-            let page = paging::local(window, items.len(), total, "references");
-            return Ok(
-                Reply::ok(json!({"kind": "reference_page", "items": items, "page": page}))
-                    .warn_all(warnings),
-            );
+            // Streamed: a list of several megabytes would not fit the call's memory as one JSON tree.
+            let mut page = LocalWindow::new(window);
+            ombi.get_each(&path, "notification preferences", &mut |row| {
+                if let Some(item) = project_preference(&row, &mut warnings) {
+                    page.push(item);
+                }
+                Ok(())
+            })?;
+            return Ok(Reply::ok(page.into_page("reference_page", "references")).warn_all(warnings));
         }
         "directory" => array(ombi.get("/api/v1/Identity/dropdown/Users")?, "users")?
             .iter()
@@ -140,33 +141,29 @@ fn project_user(row: &Value) -> Option<Value> {
     u.has("id").then(|| u.build())
 }
 
-/// Rows with a non-empty `value` are the agents the user set up (`enabled` is never stored
+/// A row with a non-empty `value` is an agent the user set up (`enabled` is never stored
 /// upstream); the value itself is a delivery address and is never emitted.
-fn project_preferences(rows: &[Value], warnings: &mut Vec<String>) -> Vec<Value> {
-    let mut out = Vec::new();
-    for row in rows {
-        let configured = row
-            .get("value")
-            .and_then(Value::as_str)
-            .is_some_and(|v| !v.trim().is_empty());
-        let Some(code) = row.get("agent").and_then(Value::as_i64) else {
-            continue;
-        };
-        if !configured {
-            continue;
-        }
-        let name = match usize::try_from(code).ok().and_then(|c| AGENTS.get(c)) {
-            Some(n) => (*n).to_owned(),
-            None => {
-                warnings.push(format!(
-                    "unknown upstream notification agent code {code}: named by its code"
-                ));
-                format!("agent {code}")
-            }
-        };
-        out.push(json!({"id": code.to_string(), "name": name, "value": true, "category": "notification_agent"}));
+fn project_preference(row: &Value, warnings: &mut Vec<String>) -> Option<Value> {
+    let configured = row
+        .get("value")
+        .and_then(Value::as_str)
+        .is_some_and(|v| !v.trim().is_empty());
+    let code = row.get("agent").and_then(Value::as_i64)?;
+    if !configured {
+        return None;
     }
-    out
+    let name = match usize::try_from(code).ok().and_then(|c| AGENTS.get(c)) {
+        Some(n) => (*n).to_owned(),
+        None => {
+            warnings.push(format!(
+                "unknown upstream notification agent code {code}: named by its code"
+            ));
+            format!("agent {code}")
+        }
+    };
+    Some(
+        json!({"id": code.to_string(), "name": name, "value": true, "category": "notification_agent"}),
+    )
 }
 
 #[cfg(test)]
