@@ -6,10 +6,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
-use wasmtime::component::{HasData, Linker};
-
 use super::bindings::media_mcp::plugin::host_cache;
-use super::linker::HostState;
 
 /// Bytes of keys and values kept at most per loaded component.
 pub const CAPACITY_BYTES: usize = 32 << 20;
@@ -109,18 +106,6 @@ impl host_cache::Host for &HostCache {
     fn set(&mut self, key: String, value: String) {
         HostCache::set(self, key, value);
     }
-}
-
-struct CacheData;
-
-impl HasData for CacheData {
-    type Data<'a> = &'a HostCache;
-}
-
-/// Links `media-mcp:plugin/host-cache` to each store's [`HostCache`].
-pub(super) fn add_to_linker(linker: &mut Linker<HostState>) -> anyhow::Result<()> {
-    host_cache::add_to_linker::<HostState, CacheData>(linker, |s| &*s.cache)?;
-    Ok(())
 }
 
 #[cfg(test)]

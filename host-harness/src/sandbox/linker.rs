@@ -14,7 +14,8 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
-use super::host_cache::{self, HostCache};
+use super::bindings;
+use super::host_cache::HostCache;
 use crate::http_hooks::PolicyHooks;
 
 /// The imports the `plugin` world may have (any version of these interfaces).
@@ -88,7 +89,7 @@ pub(super) fn linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
     type Cli = wasmtime_wasi::cli::WasiCli;
     cli::environment::add_to_linker::<HostState, Cli>(l, cli_view)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(l)?;
-    host_cache::add_to_linker(l)?;
+    add_host_cache(l)?;
     Ok(linker)
 }
 
@@ -161,4 +162,18 @@ pub(super) fn pooled_engine(slots: u32) -> anyhow::Result<Engine> {
     let mut config = base_config();
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Ok(Engine::new(&config)?)
+}
+
+struct CacheData;
+
+impl HasData for CacheData {
+    type Data<'a> = &'a HostCache;
+}
+
+/// Links `media-mcp:plugin/host-cache` to each store's [`HostCache`].
+fn add_host_cache(linker: &mut Linker<HostState>) -> anyhow::Result<()> {
+    bindings::media_mcp::plugin::host_cache::add_to_linker::<HostState, CacheData>(linker, |s| {
+        &*s.cache
+    })?;
+    Ok(())
 }

@@ -50,20 +50,7 @@ use linker::{HostState, linker, pooled_engine};
 /// Plugin instances alive at once (calls running concurrently); more calls wait for a slot.
 pub const INSTANCE_SLOTS: u32 = 256;
 
-mod bindings {
-    //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
-    wasmtime::component::bindgen!({
-        path: "../wit",
-        world: "plugin",
-        exports: { default: async },
-        with: {
-            "wasi:cli": wasmtime_wasi::p2::bindings::cli,
-            "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
-            "wasi:io": wasmtime_wasi::p2::bindings::io,
-            "wasi:http": wasmtime_wasi_http::p2::bindings::http,
-        },
-    });
-}
+mod bindings;
 
 use bindings::PluginPre;
 use bindings::exports::media_mcp::plugin::tools as wit;
