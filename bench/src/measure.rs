@@ -22,10 +22,8 @@ use crate::floor;
 use crate::plan::{Only, Plan};
 use crate::stats::Summary;
 use crate::upstream::PythonUpstream;
-use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
+use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, UPSTREAM_DELAY, search_args};
 
-/// The upstream delay of the throughput runs.
-pub const UPSTREAM_DELAY: Duration = Duration::from_millis(20);
 /// Calls in flight in the throughput runs.
 pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
 

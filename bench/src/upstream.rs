@@ -13,8 +13,7 @@ use anyhow::{Context as _, bail};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::measure::UPSTREAM_DELAY;
-use crate::workload::API_KEY;
+use crate::workload::{API_KEY, UPSTREAM_DELAY};
 
 /// The fixture the search answers with (what the fake Ombi serves for the same route).
 const FIXTURE: &str = "tests/fixtures/ombi/v1-search-movie-term.json";

@@ -10,6 +10,9 @@ pub const SEARCH_PATH: &str = "/api/v1/Search/movie/matrix";
 /// The fake Ombi's key.
 pub const API_KEY: &str = "bench-key";
 
+/// The upstream delay of the throughput runs.
+pub const UPSTREAM_DELAY: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// The arguments of every measured call.
 pub fn search_args() -> Value {
     json!({"query": "matrix", "media": "movie"})
