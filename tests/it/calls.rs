@@ -303,6 +303,56 @@ fn reference_lists_at_the_read_cap_fit_the_memory_limit() {
 }
 
 #[test]
+fn media_details_at_the_read_cap_fit_the_memory_limit() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut h = Harness::serve_initialized(&Env::ombi(&fake, &key), "2025-11-25");
+    // The smallest credit and season entries are the costliest as JSON trees.
+    let (movie_cast, movie_n) = list_at_the_read_cap(&|i| json!({"name": format!("p{i}")}));
+    let (tv_cast, tv_n) = list_at_the_read_cap(&|i| json!({"person": format!("p{i}")}));
+    let (seasons, seasons_n) = list_at_the_read_cap(&|i| json!({"seasonNumber": i}));
+    let cases = [
+        (
+            "movie",
+            "/api/v2/Search/movie/{movieDbId}",
+            "credits",
+            format!(r#"{{"id":7,"title":"Big","credits":{{"cast":{movie_cast},"crew":[]}}}}"#),
+            format!("100 of {movie_n} credits returned"),
+        ),
+        (
+            "tv",
+            "/api/v2/Search/tv/moviedb/{moviedbid}",
+            "credits",
+            format!(r#"{{"id":7,"title":"Big","cast":{tv_cast}}}"#),
+            format!("100 of {tv_n} credits returned"),
+        ),
+        (
+            "tv",
+            "/api/v2/Search/tv/moviedb/{moviedbid}",
+            "seasons",
+            format!(r#"{{"id":7,"title":"Big","seasonRequests":{seasons}}}"#),
+            format!("100 of {seasons_n} seasons returned"),
+        ),
+    ];
+    for (media, template, part, body, warning) in &cases {
+        fake.set_override("GET", template, Reply::json(200, body.clone()));
+        let response = h.call_tool(
+            "read_media",
+            json!({"media": media, "id": "7", "include": [part]}),
+        );
+        let envelope = structured(&response);
+        assert_eq!(envelope["ok"], true, "{media} {part}: {envelope}");
+        assert_eq!(envelope["truncated"], true, "{media} {part}");
+        let item = &envelope["data"]["items"][0];
+        assert_eq!(item[part].as_array().unwrap().len(), 100, "{media} {part}");
+        assert!(
+            envelope["warnings"].to_string().contains(warning.as_str()),
+            "{media} {part}: {envelope}"
+        );
+    }
+}
+
+#[test]
 fn notification_preferences_at_the_read_cap_fit_the_memory_limit() {
     let key = canary_key();
     let fake = FakeOmbi::start(&key).unwrap();

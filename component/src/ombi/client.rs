@@ -4,7 +4,9 @@
 use super::config::OmbiConfig;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::upstream::recognise::{json_body, json_elements, status_error, transport_error};
+use crate::upstream::recognise::{
+    json_body, json_bounded, json_elements, status_error, transport_error,
+};
 use crate::upstream::{Effect, HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -107,14 +109,21 @@ impl<'a> Ombi<'a> {
 
     /// A by-id read: 204 means no such title; Ombi answers many unknown ids with a 500.
     pub fn get_by_id(&self, path: &str) -> Result<Value, Box<Reply>> {
-        match self.get::<Value>(path) {
-            Ok(Some(v)) if v.is_object() => Ok(v),
-            Ok(Some(_)) => Err(Box::new(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title")))),
-            Ok(None) => Err(Box::new(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream")))),
-            Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Box::new(Reply::failure(e)
-                .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace"))),
-            Err(e) => Err(Box::new(Reply::failure(e))),
-        }
+        by_id(self.get::<Value>(path))
+    }
+
+    /// As [`Ombi::get_by_id`], with every array of the answer cut to `keep` elements; the
+    /// later ones go to `spill` ([`json_bounded`]).
+    pub fn get_by_id_bounded(
+        &self,
+        path: &str,
+        keep: usize,
+        spill: &mut dyn FnMut(&str, Value),
+    ) -> Result<Value, Box<Reply>> {
+        by_id(
+            self.exchange(Method::Get, path, None, Effect::Read)
+                .and_then(|resp| json_bounded(&resp, keep, spill)),
+        )
     }
 
     /// Sends `method path` with an optional JSON body and decodes the JSON answer.
@@ -170,5 +179,17 @@ impl<'a> Ombi<'a> {
             Some(err) => Err(err),
             None => Ok(resp),
         }
+    }
+}
+
+/// A by-id answer: 204 means no such title; Ombi answers many unknown ids with a 500.
+fn by_id(answer: Result<Option<Value>, ToolError>) -> Result<Value, Box<Reply>> {
+    match answer {
+        Ok(Some(v)) if v.is_object() => Ok(v),
+        Ok(Some(_)) => Err(Box::new(Reply::failure(ToolError::schema_mismatch("expected a JSON object for the title")))),
+        Ok(None) => Err(Box::new(Reply::failure(ToolError::new(ErrorCode::NotFound, "no such title upstream")))),
+        Err(e) if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) => Err(Box::new(Reply::failure(e)
+            .warn("Ombi answers unknown ids with an internal error: the id may not exist in this namespace"))),
+        Err(e) => Err(Box::new(Reply::failure(e))),
     }
 }

@@ -145,15 +145,18 @@ enum Kind {
 }
 
 fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<Reply, ToolError> {
-    let v = match ombi.get_by_id(path) {
+    let mut spilled = Spilled::default();
+    let v = match ombi.get_by_id_bounded(path, KEEP, &mut |place, el| {
+        spilled.add(kind, place, &el);
+    }) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
     let mut warnings = Vec::new();
     let mut failed_parts = Vec::new();
     let mut item = match kind {
-        Kind::Movie => project_movie_detail(&v, include, &mut warnings),
-        Kind::Tv => project_tv_detail(&v, include, &mut warnings),
+        Kind::Movie => project_movie_detail(&v, include, &spilled, &mut warnings),
+        Kind::Tv => project_tv_detail(&v, include, &spilled, &mut warnings),
     };
     let segment = if kind == Kind::Movie { "movie" } else { "tv" };
     // Upstream data: an id that cannot be a path segment is not looked up.
@@ -250,78 +253,169 @@ fn credit(
     Some(c)
 }
 
-/// Contract credits from an upstream cast or crew list: the person's name under `name_key`,
-/// their TMDB id under `id`, the role under `role_key`, the department from `department`.
-fn credits<'a>(
+/// A contract credit from an upstream cast entry, the person's name under `name_key`.
+fn cast_credit(c: &Value, name_key: &str) -> Option<Value> {
+    credit(
+        c.get(name_key),
+        c.get("id"),
+        c.get("character"),
+        Some("Acting"),
+    )
+}
+
+/// A contract credit from a movie's upstream crew entry.
+fn movie_crew_credit(c: &Value) -> Option<Value> {
+    credit(
+        c.get("name"),
+        c.get("id"),
+        c.get("job"),
+        c.get("department").and_then(Value::as_str),
+    )
+}
+
+/// A contract credit from a TV show's upstream crew entry (name and id only).
+fn tv_crew_credit(c: &Value) -> Option<Value> {
+    credit(c.get("name"), c.get("id"), None, None)
+}
+
+/// Elements of each array of a detail answer held as JSON; the rest are spilled
+/// ([`Spilled`]). One more than any list keeps, so "more than kept" stays visible.
+const KEEP: usize = 1 + if MAX_CREDITS > MAX_SEASONS {
+    MAX_CREDITS
+} else {
+    MAX_SEASONS
+};
+
+/// What a detail answer held past [`KEEP`] elements of its credit and season lists, reduced to
+/// what the projection reports: the first entries it could show and how many there were.
+#[derive(Default)]
+pub(super) struct Spilled {
+    cast: SpilledList,
+    crew: SpilledList,
+    seasons: SpilledList,
+    /// Seasons after the first [`MAX_SEASONS`] spilled ones whose episodes were cut, as
+    /// `{"season_number", "truncated"}` records for [`episode_cut_warning`].
+    later_cut_seasons: Vec<Value>,
+}
+
+#[derive(Default)]
+struct SpilledList {
+    /// The first projected records (at most 100).
+    first: Vec<Value>,
+    /// How many spilled elements projected to a record.
+    count: usize,
+}
+
+impl SpilledList {
+    /// Counts `record`, keeping it while fewer than `cap` are kept; hands it back otherwise.
+    fn add(&mut self, record: Option<Value>, cap: usize) -> Option<Value> {
+        let record = record?;
+        self.count += 1;
+        if self.first.len() < cap {
+            self.first.push(record);
+            None
+        } else {
+            Some(record)
+        }
+    }
+}
+
+impl Spilled {
+    /// Takes one element spilled from the array at `place` of a `kind` detail answer.
+    fn add(&mut self, kind: Kind, place: &str, el: &Value) {
+        match (kind, place) {
+            (Kind::Movie, "credits/cast") => {
+                self.cast.add(cast_credit(el, "name"), MAX_CREDITS);
+            }
+            (Kind::Movie, "credits/crew") => {
+                self.crew.add(movie_crew_credit(el), MAX_CREDITS);
+            }
+            (Kind::Tv, "cast") => {
+                self.cast.add(cast_credit(el, "person"), MAX_CREDITS);
+            }
+            (Kind::Tv, "crew") => {
+                self.crew.add(tv_crew_credit(el), MAX_CREDITS);
+            }
+            (Kind::Tv, "seasonRequests") => {
+                if let Some(s) = self.seasons.add(season(el), MAX_SEASONS)
+                    && s["truncated"] == true
+                {
+                    self.later_cut_seasons
+                        .push(json!({"season_number": s["season_number"], "truncated": true}));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The records `make` projects from the upstream list `list`, then those spilled from it.
+fn listed<'a>(
     list: Option<&'a Value>,
-    name_key: &'a str,
-    role_key: Option<&'a str>,
-    department: impl Fn(&'a Value) -> Option<&'a str> + 'a,
-) -> impl Iterator<Item = Value> + 'a {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(move |c| {
-            credit(
-                c.get(name_key),
-                c.get("id"),
-                role_key.and_then(|k| c.get(k)),
-                department(c),
-            )
-        })
+    spilled: &'a SpilledList,
+    make: impl Fn(&Value) -> Option<Value> + 'a,
+) -> (impl Iterator<Item = Value> + 'a, usize) {
+    let kept = list
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let n = kept.iter().filter(|c| make(c).is_some()).count();
+    let records = kept
+        .iter()
+        .filter_map(make)
+        .chain(spilled.first.iter().cloned());
+    (records, n + spilled.count)
 }
 
 /// `MovieFullInfoViewModel` with the credits `include` asks for.
 pub(super) fn project_movie_detail(
     v: &Value,
     include: &Include,
+    spilled: &Spilled,
     warnings: &mut Vec<String>,
 ) -> MediaItem {
     let mut m = movie::full_info(v);
     if include.credits {
-        let cast = credits(
-            v.pointer("/credits/cast"),
-            "name",
-            Some("character"),
-            |_| Some("Acting"),
-        );
-        let crew = credits(v.pointer("/credits/crew"), "name", Some("job"), |c| {
-            c.get("department").and_then(Value::as_str)
+        let (cast, n_cast) = listed(v.pointer("/credits/cast"), &spilled.cast, |c| {
+            cast_credit(c, "name")
         });
-        capped_credits(&mut m, cast.chain(crew).collect(), warnings);
+        let (crew, n_crew) = listed(v.pointer("/credits/crew"), &spilled.crew, movie_crew_credit);
+        capped_credits(&mut m, cast.chain(crew), n_cast + n_crew, warnings);
     }
     m
 }
 
-/// Sets `credits`, at most [`MAX_CREDITS`]; a cut marks the record shortened and says so.
-fn capped_credits(m: &mut MediaItem, mut all: Vec<Value>, warnings: &mut Vec<String>) {
-    if all.len() > MAX_CREDITS {
+/// Sets `credits`, at most [`MAX_CREDITS`] of `total`; a cut marks the record shortened and
+/// says so.
+fn capped_credits(
+    m: &mut MediaItem,
+    all: impl Iterator<Item = Value>,
+    total: usize,
+    warnings: &mut Vec<String>,
+) {
+    if total > MAX_CREDITS {
         warnings.push(format!(
-            "{MAX_CREDITS} of {} credits returned (cast first, then crew)",
-            all.len()
+            "{MAX_CREDITS} of {total} credits returned (cast first, then crew)"
         ));
-        all.truncate(MAX_CREDITS);
         m.shortened = true;
     }
-    m.list("credits", all);
+    m.list("credits", all.take(MAX_CREDITS).collect());
 }
 
 /// v2 `SearchFullInfoTvShowViewModel` with the credits and seasons `include` asks for.
 pub(super) fn project_tv_detail(
     v: &Value,
     include: &Include,
+    spilled: &Spilled,
     warnings: &mut Vec<String>,
 ) -> MediaItem {
     let mut m = tv::full_info(v);
     if include.credits {
-        let cast = credits(v.get("cast"), "person", Some("character"), |_| {
-            Some("Acting")
-        });
-        let crew = credits(v.get("crew"), "name", None, |_| None);
-        capped_credits(&mut m, cast.chain(crew).collect(), warnings);
+        let (cast, n_cast) = listed(v.get("cast"), &spilled.cast, |c| cast_credit(c, "person"));
+        let (crew, n_crew) = listed(v.get("crew"), &spilled.crew, tv_crew_credit);
+        capped_credits(&mut m, cast.chain(crew), n_cast + n_crew, warnings);
     }
     if include.seasons {
-        let list = seasons(v, warnings);
+        let list = seasons(v, spilled, warnings);
         m.shortened |= list.1;
         m.list("seasons", list.0);
     }
@@ -329,14 +423,17 @@ pub(super) fn project_tv_detail(
 }
 
 fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply, ToolError> {
-    let v = match ombi.get_by_id(path) {
+    let mut spilled = Spilled::default();
+    let v = match ombi.get_by_id_bounded(path, KEEP, &mut |place, el| {
+        spilled.add(Kind::Tv, place, &el);
+    }) {
         Ok(v) => v,
         Err(reply) => return Ok(*reply),
     };
     let mut item = tv::tvmaze(&v);
     let mut warnings = vec!["TV request state is not reported by the TVDB (TVMaze-backed) route: look the show up by TMDB id for it".to_owned()];
     if include.seasons {
-        let list = seasons(&v, &mut warnings);
+        let list = seasons(&v, &spilled, &mut warnings);
         item.shortened |= list.1;
         item.list("seasons", list.0);
     }
@@ -350,46 +447,64 @@ fn tvmaze_detail(ombi: &Ombi<'_>, path: &str, include: &Include) -> Result<Reply
 
 /// `seasonRequests` → contract seasons, at most [`MAX_SEASONS`] with at most [`MAX_EPISODES`]
 /// episodes each, and whether anything was cut (each cut is a warning).
-fn seasons(v: &Value, warnings: &mut Vec<String>) -> (Vec<Value>, bool) {
+fn seasons(v: &Value, spilled: &Spilled, warnings: &mut Vec<String>) -> (Vec<Value>, bool) {
     let Some(list) = v.get("seasonRequests").and_then(Value::as_array) else {
         return (Vec::new(), false);
     };
-    let out: Vec<Value> = list.iter()
-        .filter_map(|s| {
-            let number = s.get("seasonNumber").and_then(Value::as_i64).filter(|n| *n >= 0)?;
-            let all: Vec<&Value> = s.get("episodes").and_then(Value::as_array).map(|e| e.iter().collect()).unwrap_or_default();
-            let episodes: Vec<Value> = all
-                .iter()
-                .filter_map(|e| {
-                    let n = e.get("episodeNumber").and_then(Value::as_i64).filter(|n| *n >= 0)?;
-                    let mut ep = json!({"episode_number": n});
-                    if let Some(t) = e.get("title").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                        ep["title"] = json!(super::media::bounded(t, 200).0);
-                    }
-                    for key in ["requested", "available"] {
-                        if let Some(b) = e.get(key).and_then(Value::as_bool) {
-                            ep[key] = json!(b);
-                        }
-                    }
-                    Some(ep)
-                })
-                .take(MAX_EPISODES)
-                .collect();
-            Some(json!({"season_number": number, "truncated": all.len() > MAX_EPISODES, "episodes": episodes}))
-        })
-        .collect();
+    let mut out: Vec<Value> = list.iter().filter_map(season).collect();
+    out.extend(spilled.seasons.first.iter().cloned());
+    let total = out.len() - spilled.seasons.first.len() + spilled.seasons.count;
     let mut cut = false;
-    if let Some(warning) = episode_cut_warning(&out) {
+    if let Some(warning) = episode_cut_warning(out.iter().chain(&spilled.later_cut_seasons)) {
         warnings.push(warning);
         cut = true;
     }
-    let mut out = out;
-    if out.len() > MAX_SEASONS {
-        warnings.push(format!("{MAX_SEASONS} of {} seasons returned", out.len()));
+    if total > MAX_SEASONS {
+        warnings.push(format!("{MAX_SEASONS} of {total} seasons returned"));
         out.truncate(MAX_SEASONS);
         cut = true;
     }
     (out, cut)
+}
+
+/// One upstream season → a contract season with at most [`MAX_EPISODES`] episodes; `None`
+/// without a season number.
+fn season(s: &Value) -> Option<Value> {
+    let number = s
+        .get("seasonNumber")
+        .and_then(Value::as_i64)
+        .filter(|n| *n >= 0)?;
+    let all: &[Value] = s
+        .get("episodes")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice);
+    let episodes: Vec<Value> = all
+        .iter()
+        .filter_map(|e| {
+            let n = e
+                .get("episodeNumber")
+                .and_then(Value::as_i64)
+                .filter(|n| *n >= 0)?;
+            let mut ep = json!({"episode_number": n});
+            if let Some(t) = e
+                .get("title")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
+                ep["title"] = json!(super::media::bounded(t, 200).0);
+            }
+            for key in ["requested", "available"] {
+                if let Some(b) = e.get(key).and_then(Value::as_bool) {
+                    ep[key] = json!(b);
+                }
+            }
+            Some(ep)
+        })
+        .take(MAX_EPISODES)
+        .collect();
+    Some(
+        json!({"season_number": number, "truncated": all.len() > MAX_EPISODES, "episodes": episodes}),
+    )
 }
 
 fn providers(body: Option<&Value>) -> Vec<Value> {

@@ -132,9 +132,9 @@ pub const MAX_EPISODES: usize = 100;
 
 /// The warning naming the seasons (contract season records) whose episodes were cut at
 /// [`MAX_EPISODES`], i.e. those marked `truncated`; `None` when none were.
-pub fn episode_cut_warning(seasons: &[Value]) -> Option<String> {
+pub fn episode_cut_warning<'a>(seasons: impl IntoIterator<Item = &'a Value>) -> Option<String> {
     let long: Vec<String> = seasons
-        .iter()
+        .into_iter()
         .filter(|s| s["truncated"] == true)
         .map(|s| s["season_number"].to_string())
         .collect();

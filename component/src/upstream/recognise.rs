@@ -8,7 +8,7 @@
 use super::{HttpResponse, UpstreamError};
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
-use serde::de::{self, DeserializeOwned, DeserializeSeed, SeqAccess, Visitor};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// The error for a transport failure. `mutation`: the request may change upstream state.
@@ -262,6 +262,121 @@ impl<'de> Visitor<'de> for Elements<'_> {
             }
         }
         Ok(Some(n))
+    }
+}
+
+/// Decodes a successful JSON response as [`json_body`] does into a [`Value`], except that every
+/// array keeps at most `keep` elements: each later element is decoded (bounded the same way),
+/// handed to `spill` with the array's place (its object keys joined by `/`, `*` for each
+/// enclosing array, e.g. `credits/cast` or `seasonRequests/*/episodes`) and dropped. However many
+/// small records an array holds, only `keep` of them are held as a JSON tree.
+///
+/// # Errors
+/// As [`json_body`].
+pub fn json_bounded(
+    resp: &HttpResponse,
+    keep: usize,
+    spill: &mut dyn FnMut(&str, Value),
+) -> Result<Option<Value>, ToolError> {
+    if !has_json(resp)? {
+        return Ok(None);
+    }
+    let mut ctx = BoundedCtx {
+        keep,
+        path: Vec::new(),
+        spill,
+    };
+    let mut de = serde_json::Deserializer::from_slice(&resp.body);
+    Bounded(&mut ctx)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map(Some)
+        .map_err(|e| decode_error(&e, resp.status))
+}
+
+struct BoundedCtx<'a> {
+    keep: usize,
+    /// Object keys (and `*` for array elements) from the root to the value being decoded.
+    path: Vec<String>,
+    spill: &'a mut dyn FnMut(&str, Value),
+}
+
+/// Decodes one value for [`json_bounded`].
+struct Bounded<'a, 'b>(&'a mut BoundedCtx<'b>);
+
+impl<'de> DeserializeSeed<'de> for Bounded<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Bounded<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let ctx = self.0;
+        let mut out = Vec::new();
+        ctx.path.push("*".to_owned());
+        while let Some(v) = seq.next_element_seed(Bounded(&mut *ctx))? {
+            if out.len() < ctx.keep {
+                out.push(v);
+            } else {
+                let place = ctx.path[..ctx.path.len() - 1].join("/");
+                (ctx.spill)(&place, v);
+            }
+        }
+        ctx.path.pop();
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let ctx = self.0;
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            ctx.path.push(key.clone());
+            let v = map.next_value_seed(Bounded(&mut *ctx))?;
+            ctx.path.pop();
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
     }
 }
 

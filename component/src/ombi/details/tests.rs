@@ -267,3 +267,72 @@ fn a_person_with_many_credits_gathers_them_per_work() {
         .collect();
     assert_eq!(roles, ["Role 0", "Role 10000", "Director"]);
 }
+
+/// Projects `body` from a whole JSON tree and from a bounded one with its spills: the two
+/// must agree record for record and warning for warning.
+fn same_projection_bounded_and_whole(kind: super::Kind, body: &serde_json::Value) {
+    use super::{Include, KEEP, Spilled, project_movie_detail, project_tv_detail};
+    let include = Include {
+        credits: true,
+        providers: false,
+        ratings: false,
+        seasons: true,
+    };
+    let project = |v: &serde_json::Value, spilled: &Spilled| {
+        let mut warnings = Vec::new();
+        let item = match kind {
+            super::Kind::Movie => project_movie_detail(v, &include, spilled, &mut warnings),
+            super::Kind::Tv => project_tv_detail(v, &include, spilled, &mut warnings),
+        };
+        (item.shortened, item.into_json(), warnings)
+    };
+    let whole = project(body, &Spilled::default());
+    let resp = crate::upstream::HttpResponse {
+        status: 200,
+        body: body.to_string().into_bytes(),
+        ..Default::default()
+    };
+    let mut spilled = Spilled::default();
+    let bounded = crate::upstream::recognise::json_bounded(&resp, KEEP, &mut |place, el| {
+        spilled.add(kind, place, &el);
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(project(&bounded, &spilled), whole);
+}
+
+#[test]
+fn long_credit_and_season_lists_project_the_same_bounded_as_whole() {
+    // Entries without a name or season number are skipped, so the lists are longer than
+    // what they project to; every fifth season has more episodes than are kept.
+    let named = |i: usize, key: &str| {
+        if i % 7 == 3 {
+            json!({"id": i})
+        } else {
+            json!({key: format!("p{i}"), "id": i, "character": "c", "job": "j", "department": "d"})
+        }
+    };
+    let season = |i: usize| {
+        let episodes: Vec<_> = (0..if i.is_multiple_of(5) { 105 } else { 2 })
+            .map(|e| json!({"episodeNumber": e, "title": "t"}))
+            .collect();
+        if i % 11 == 4 {
+            json!({"episodes": episodes})
+        } else {
+            json!({"seasonNumber": i, "episodes": episodes})
+        }
+    };
+    for (cast, crew, seasons) in [(250, 150, 260), (90, 30, 101), (3, 2, 1), (0, 400, 0)] {
+        let movie = json!({"id": 1, "title": "M", "credits": {
+            "cast": (0..cast).map(|i| named(i, "name")).collect::<Vec<_>>(),
+            "crew": (0..crew).map(|i| named(i, "name")).collect::<Vec<_>>(),
+        }});
+        same_projection_bounded_and_whole(super::Kind::Movie, &movie);
+        let tv = json!({"id": 1, "title": "T",
+            "cast": (0..cast).map(|i| named(i, "person")).collect::<Vec<_>>(),
+            "crew": (0..crew).map(|i| named(i, "name")).collect::<Vec<_>>(),
+            "seasonRequests": (0..seasons).map(season).collect::<Vec<_>>(),
+        });
+        same_projection_bounded_and_whole(super::Kind::Tv, &tv);
+    }
+}

@@ -142,3 +142,41 @@ fn the_first_error_of_the_consumer_ends_decoding() {
     assert_eq!(calls, 1);
     assert_eq!(e.message, "row 1 is wrong");
 }
+
+#[test]
+fn bounded_decoding_keeps_the_first_elements_and_spills_the_rest_with_their_place() {
+    let body = r#"{"a": [1, 2, 3], "b": {"c": [[4, 5, 6], [7]]}, "d": 1.5, "e": null}"#;
+    let mut spilled = Vec::new();
+    let v = json_bounded(&resp(200, None, body), 2, &mut |place, el| {
+        spilled.push((place.to_owned(), el));
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"a": [1, 2], "b": {"c": [[4, 5], [7]]}, "d": 1.5, "e": null})
+    );
+    assert_eq!(
+        spilled,
+        [
+            ("a".to_owned(), serde_json::json!(3)),
+            ("b/c/*".to_owned(), serde_json::json!(6)),
+        ]
+    );
+    // With room for every element it decodes as `json_body` does.
+    let unbounded = json_bounded(&resp(200, None, body), usize::MAX, &mut |_, _| {
+        panic!("nothing spills")
+    });
+    assert_eq!(
+        unbounded.unwrap(),
+        json_body::<Value>(&resp(200, None, body)).unwrap()
+    );
+    assert_eq!(
+        json_bounded(&resp(204, None, ""), 2, &mut |_, _| ()).unwrap(),
+        None
+    );
+    for bad in ["[1, 2", "{} 2", "{\"a\" 1}"] {
+        let e = json_bounded(&resp(200, None, bad), 2, &mut |_, _| ()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UpstreamSchemaMismatch, "{bad}");
+    }
+}
