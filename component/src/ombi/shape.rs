@@ -41,12 +41,12 @@ pub fn array(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
     }
 }
 
-/// As [`array`], for the routes where Ombi answers `null`/204 for "nothing" (a disabled
-/// integration): those are an empty list.
+/// The body as an array, `null`/204 read as an empty list; [`array`] refuses those first, and
+/// disabled integrations are read through `Ombi::get_each_or_none` instead.
 ///
 /// # Errors
 /// `UPSTREAM_SCHEMA_MISMATCH` naming `what`.
-pub fn array_or_empty(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
+fn array_or_empty(body: Option<Value>, what: &str) -> Result<Vec<Value>, ToolError> {
     match body {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(a)) => Ok(a),
