@@ -188,7 +188,7 @@ def test_the_memory_limit_is_a_host_setting_the_pinned_wash_knows(tmp_path):
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from test_wasmcloud import wash_binary
+    from lattice import wash_binary
 
     help_text = subprocess.run([str(wash_binary()), "host", "--help"], capture_output=True, text=True,
                                timeout=60, check=True).stdout
