@@ -35,7 +35,7 @@ TOKEN = "alice-" + secrets.token_urlsafe(24)
 WRITE_ROUTE = ("POST", "/api/v1/request/movie")
 WRITE_DELAY_S = 1.5
 IN_FLIGHT = 6
-AFTER = 4
+AFTER = 2
 LOST = "may or may not have been carried out"
 # The host of the tests that check the balancer alone (both hosts fail alike when killed).
 ONE_HOST = "wasmtime serve"
