@@ -1,15 +1,14 @@
 """The balancers of deploy/balancer/ (nginx, HAProxy from Debian's packages) run from the
 committed files on loopback, with the listen and replica ports rewritten."""
-import os
 import re
 import shutil
 import signal
 import socket
-import subprocess
 import time
 from pathlib import Path
 
 from http_hosts import ROOT, free_port, wait_for_port
+from procs import Proc
 
 BALANCERS = ("nginx", "haproxy")
 CONFIGS = {"nginx": ROOT / "deploy" / "balancer" / "nginx.conf",
@@ -52,7 +51,6 @@ class Balancer:
         self.conf.write_text(text)
         conf = self.conf
         self.log = self.dir / "balancer.log"
-        out = open(self.log, "w")
         if kind == "nginx":
             for d in ("client_body_temp", "proxy_temp", "fastcgi_temp", "uwsgi_temp", "scgi_temp"):
                 (self.dir / d).mkdir(exist_ok=True)
@@ -60,7 +58,8 @@ class Balancer:
                     "-g", f"daemon off; pid {self.dir / 'nginx.pid'}; error_log {self.log} notice;"]
         else:
             args = [binary("haproxy"), "-db", "-f", str(conf)]
-        self.proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
+        self.server = Proc(args, self.log)
+        self.proc = self.server.proc
         wait_for_port(self.port, self.proc, self.log)
         self.url = f"http://127.0.0.1:{self.port}/mcp"
 
@@ -88,12 +87,7 @@ class Balancer:
             assert answer.strip() == b"", answer
 
     def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.server.stop()
 
 
 def nginx_unsafe(text):

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from http_hosts import HTTP_COMPONENT, ROOT, free_port, wait_for_port, wheel_binary
+from procs import Proc
 
 DEPLOY = ROOT / "deploy" / "wasmcloud"
 START_TIMEOUT_S = 120
@@ -35,22 +36,6 @@ def missing():
     if not HTTP_COMPONENT.is_file():
         out.append(str(HTTP_COMPONENT))
     return out
-
-
-class Proc:
-    def __init__(self, args, log: Path, env=None, cwd=None):
-        self.log = log
-        self.out = open(log, "w")
-        self.proc = subprocess.Popen(args, stdout=self.out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.out.close()
 
 
 def wait_for_line(proc: Proc, pattern):

@@ -10,6 +10,7 @@ check can fail. And an MCP client session keeps working across the kill: a call 
 replica is an error of that call, and the session's next call succeeds on the other replica.
 """
 import asyncio
+import contextlib
 import json
 import re
 import secrets
@@ -68,6 +69,21 @@ def replicas(host, upstream, tmp_path, n=2):
             r.stop()
         raise
     return out
+
+
+@contextlib.contextmanager
+def behind(kind, host, upstream, tmp_path, edit=None):
+    """Two replicas of `host` behind balancer `kind`; yields (balancer, replicas)."""
+    rs = replicas(host, upstream, tmp_path)
+    try:
+        lb = Balancer(kind, [r.port for r in rs], tmp_path, edit=edit)
+        try:
+            yield lb, rs
+        finally:
+            lb.stop()
+    finally:
+        for r in rs:
+            r.stop()
 
 
 def write_call(tmdb_id):
@@ -143,45 +159,31 @@ def balancer_kind(request):
 @pytest.mark.parametrize("host", HOSTS)
 def test_a_replica_killed_mid_call_never_repeats_a_write(balancer_kind, host, slow_writes, tmp_path):
     _key, log, _url = slow_writes
-    rs = replicas(host, slow_writes, tmp_path)
-    lb = Balancer(balancer_kind, [r.port for r in rs], tmp_path)
-    try:
+    with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
         out = run_kill(lb.url, rs[0])
-        verdict = outcomes(out, writes_seen(log))
-        bad = {k: v for k, v in verdict.items() if v not in ("once", "lost")}
-        assert not bad, bad
-        assert "lost" in [verdict[i] for i in range(1000, 1000 + IN_FLIGHT)], \
-            f"some calls were in flight on the killed replica: {verdict}"
-        assert all(verdict[i] == "once" for i in range(2000, 2000 + AFTER)), \
-            f"after the kill every call goes to the live replica: {verdict}"
-    finally:
-        lb.stop()
-        for r in rs:
-            r.stop()
+    verdict = outcomes(out, writes_seen(log))
+    bad = {k: v for k, v in verdict.items() if v not in ("once", "lost")}
+    assert not bad, bad
+    assert "lost" in [verdict[i] for i in range(1000, 1000 + IN_FLIGHT)], \
+        f"some calls were in flight on the killed replica: {verdict}"
+    assert all(verdict[i] == "once" for i in range(2000, 2000 + AFTER)), \
+        f"after the kill every call goes to the live replica: {verdict}"
 
 
 def test_the_settings_the_files_avoid_do_repeat_writes(balancer_kind, slow_writes, tmp_path):
     _key, log, _url = slow_writes
-    rs = replicas(ONE_HOST, slow_writes, tmp_path)
-    lb = Balancer(balancer_kind, [r.port for r in rs], tmp_path, edit=UNSAFE[balancer_kind])
-    try:
+    with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path, edit=UNSAFE[balancer_kind]) as (lb, rs):
         out = run_kill(lb.url, rs[0])
-        seen = writes_seen(log)
-        twice = [tmdb for tmdb in out if seen.get(tmdb, 0) > 1]
-        assert twice, f"the unsafe setting resent a write: {seen}"
-        assert all(out[t][0] == 200 for t in twice), "and the client was told it succeeded"
-    finally:
-        lb.stop()
-        for r in rs:
-            r.stop()
+    seen = writes_seen(log)
+    twice = [tmdb for tmdb in out if seen.get(tmdb, 0) > 1]
+    assert twice, f"the unsafe setting resent a write: {seen}"
+    assert all(out[t][0] == 200 for t in twice), "and the client was told it succeeded"
 
 
 def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
     _key, log, _url = slow_writes
-    rs = replicas(ONE_HOST, slow_writes, tmp_path)
-    lb = Balancer(balancer_kind, [r.port for r in rs], tmp_path)
 
-    async def session_body():
+    async def session_body(lb, victim):
         async with create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as http:
             async with streamable_http_client(lb.url, http_client=http) as (read, write):
                 async with ClientSession(read, write) as session:
@@ -196,29 +198,25 @@ def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
 
                     async def kill_later():
                         await asyncio.sleep(WRITE_DELAY_S / 2)
-                        rs[0].proc.send_signal(signal.SIGKILL)
+                        victim.proc.send_signal(signal.SIGKILL)
 
                     results = await asyncio.wait_for(
                         asyncio.gather(*(one(t) for t in range(3000, 3004)), kill_later()), 60)
                     after = await asyncio.wait_for(one(3100), 30)
                     return results[:-1], after
 
-    try:
-        results, after = asyncio.run(session_body())
-        seen = writes_seen(log)
-        errors = [(t, e) for t, e in results if e != "ok"]
-        assert errors, f"a call was lost with the replica: {results}"
-        # The client is told the outcome is unknown (the SDK passes the balancer's message on;
-        # without the files' error pages it says only "Server returned an error response").
-        for tmdb, e in errors:
-            assert seen.get(tmdb, 0) <= 1
-            assert getattr(e, "code", None) == -32603 and LOST in e.message, e
-        assert all(seen.get(t) == 1 for t, e in results if e == "ok")
-        assert after == (3100, "ok") and seen.get(3100) == 1, "the session's next call succeeds"
-    finally:
-        lb.stop()
-        for r in rs:
-            r.stop()
+    with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path) as (lb, rs):
+        results, after = asyncio.run(session_body(lb, rs[0]))
+    seen = writes_seen(log)
+    errors = [(t, e) for t, e in results if e != "ok"]
+    assert errors, f"a call was lost with the replica: {results}"
+    # The client is told the outcome is unknown (the SDK passes the balancer's message on;
+    # without the files' error pages it says only "Server returned an error response").
+    for tmdb, e in errors:
+        assert seen.get(tmdb, 0) <= 1
+        assert getattr(e, "code", None) == -32603 and LOST in e.message, e
+    assert all(seen.get(t) == 1 for t, e in results if e == "ok")
+    assert after == (3100, "ok") and seen.get(3100) == 1, "the session's next call succeeds"
 
 
 def start_writes(url, ids, out):
@@ -255,10 +253,8 @@ def test_a_drained_replica_is_stopped_without_losing_a_call(balancer_kind, drain
     on it finish, calls started meanwhile go to the other replica, and stopping it once its
     calls are done loses nothing. Without the drain, the calls started meanwhile are lost."""
     _key, log, _url = slow_writes
-    rs = replicas(ONE_HOST, slow_writes, tmp_path)
-    lb = Balancer(balancer_kind, [r.port for r in rs], tmp_path)
-    try:
-        out = {}
+    out = {}
+    with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path) as (lb, rs):
         first = start_writes(lb.url, range(4000, 4000 + IN_FLIGHT), out)
         time.sleep(WRITE_DELAY_S / 3)
         if drain:
@@ -269,12 +265,8 @@ def test_a_drained_replica_is_stopped_without_losing_a_call(balancer_kind, drain
         rs[0].proc.send_signal(signal.SIGKILL)  # stopped once the first calls are done
         for t in second:
             t.join(60)
-        verdict = outcomes(out, writes_seen(log))
-        if drain:
-            assert all(v == "once" for v in verdict.values()), verdict
-        else:
-            assert "lost" in verdict.values() and all(v in ("once", "lost") for v in verdict.values()), verdict
-    finally:
-        lb.stop()
-        for r in rs:
-            r.stop()
+    verdict = outcomes(out, writes_seen(log))
+    if drain:
+        assert all(v == "once" for v in verdict.values()), verdict
+    else:
+        assert "lost" in verdict.values() and all(v in ("once", "lost") for v in verdict.values()), verdict

@@ -16,12 +16,11 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import fake_ombi  # noqa: E402
 from http_hosts import HTTP_COMPONENT, ROOT, free_port, post, wait_for_port, wasmtime_binary  # noqa: E402
-from test_mcp_client import TOUR  # noqa: E402
+from test_http_harness import slow_upstream  # noqa: E402,F401  (the fake Ombi, searches after 2 s)
+from test_mcp_client import TOUR, upstream  # noqa: E402,F401  (the fake Ombi fixture)
 
 TOKEN = "alice-" + secrets.token_urlsafe(24)
-SEARCH_ROUTE = ("GET", "/api/v1/search/movie/{searchterm}")
 COMPONENT_DEADLINE_S = 30  # MEDIA_MCP_CALL_DEADLINE_MS's default
 
 
@@ -74,17 +73,6 @@ def serve(tmp_path, argv, ombi_url, key, bound=None):
     return proc, f"http://127.0.0.1:{port}/mcp"
 
 
-@pytest.fixture
-def ombi(tmp_path):
-    key = "canary-" + secrets.token_hex(12)
-    log = tmp_path / "ombi.jsonl"
-    server = fake_ombi.start(key, str(log))
-    try:
-        yield server, key, log, f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-
-
 def test_the_readme_limits_suit_the_component():
     f = flags(readme_command())
     assert int(f["--max-concurrent-requests"][0]) == 32, "the harness's MEDIA_MCP_HTTP_MAX_IN_FLIGHT default"
@@ -92,10 +80,10 @@ def test_the_readme_limits_suit_the_component():
     assert int(f["-W"]["max-memory-size"]) == 64 << 20, "the harness's MEDIA_MCP_MEMORY_LIMIT_MIB default"
 
 
-def test_the_readme_command_serves_the_tools(ombi, tmp_path):
+def test_the_readme_command_serves_the_tools(upstream, tmp_path):
     if not HTTP_COMPONENT.is_file():
         pytest.fail(f"{HTTP_COMPONENT} is missing: run scripts/build-component.sh")
-    _server, key, log, url = ombi
+    key, log, url = upstream
     proc, mcp = serve(tmp_path, readme_command(), url, key)
     try:
         for i, (name, args) in enumerate(TOUR):
@@ -110,10 +98,8 @@ def test_the_readme_command_serves_the_tools(ombi, tmp_path):
     assert {r["api_key_header"] for r in seen if r["path"].lower().startswith("/api/")} == {key}
 
 
-def test_requests_past_the_bound_wait_their_turn(ombi, tmp_path):
-    server, key, log, url = ombi
-    body = (fake_ombi.FIXTURES / "v1-search-movie-term.json").read_bytes()
-    server.cfg["overrides"][SEARCH_ROUTE] = (200, "application/json", body, 1.5)
+def test_requests_past_the_bound_wait_their_turn(slow_upstream, tmp_path):
+    key, log, url = slow_upstream  # movie searches answer after 2 s
     proc, mcp = serve(tmp_path, readme_command(), url, key, bound=2)
     search = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                          "params": {"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}})
@@ -131,7 +117,7 @@ def test_requests_past_the_bound_wait_their_turn(ombi, tmp_path):
         deadline = time.monotonic() + 20
         while arrived() < 2 and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(0.5)  # the first two are held 1.5 s at the fake; nothing else may start meanwhile
+        time.sleep(0.5)  # the first two are held 2 s at the fake; nothing else may start meanwhile
         running = arrived()
         for t in threads:
             t.join(30)
