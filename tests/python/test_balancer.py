@@ -247,26 +247,37 @@ def test_idle_client_connections_outlive_the_clients_own_keep_alive(kind):
     assert keepalive_idle_seconds(kind) >= 4 * client_expiry
 
 
-@pytest.mark.parametrize("drain", [True, False], ids=["drained", "not-drained"])
-def test_a_drained_replica_is_stopped_without_losing_a_call(balancer_kind, drain, slow_writes, tmp_path):
-    """`wasmtime serve` cannot drain itself: the balancer takes it out first. Calls in flight
-    on it finish, calls started meanwhile go to the other replica, and stopping it once its
-    calls are done loses nothing. Without the drain, the calls started meanwhile are lost."""
+@pytest.mark.parametrize("host, how", [
+    ("wasmtime serve", "balancer drain"),
+    ("wasmtime serve", "none"),
+    ("host-harness serve --http", "SIGTERM"),
+])
+def test_a_replica_stopped_while_serving_loses_no_call_when_drained(balancer_kind, host, how, slow_writes, tmp_path):
+    """`wasmtime serve` cannot drain itself: the balancer takes it out first, its calls in flight
+    finish, calls started meanwhile go to the other replica, and stopping it once its calls are
+    done loses nothing (without the drain, the calls started meanwhile are lost).
+    `host-harness serve --http` drains by itself on SIGTERM: it refuses new connections (which
+    the balancer then sends to the other replica) and finishes its calls."""
     _key, log, _url = slow_writes
     out = {}
-    with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path) as (lb, rs):
+    with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
         first = start_writes(lb.url, range(4000, 4000 + IN_FLIGHT), out)
         time.sleep(WRITE_DELAY_S / 3)
-        if drain:
+        if how == "balancer drain":
             lb.drain(0)
+        elif how == "SIGTERM":
+            rs[0].proc.send_signal(signal.SIGTERM)
         second = start_writes(lb.url, range(5000, 5000 + IN_FLIGHT), out)
         for t in first:
             t.join(60)
-        rs[0].proc.send_signal(signal.SIGKILL)  # stopped once the first calls are done
+        if how == "SIGTERM":
+            assert rs[0].proc.wait(timeout=30) == 0
+        else:
+            rs[0].proc.send_signal(signal.SIGKILL)  # stopped once the first calls are done
         for t in second:
             t.join(60)
     verdict = outcomes(out, writes_seen(log))
-    if drain:
-        assert all(v == "once" for v in verdict.values()), verdict
-    else:
+    if how == "none":
         assert "lost" in verdict.values() and all(v in ("once", "lost") for v in verdict.values()), verdict
+    else:
+        assert all(v == "once" for v in verdict.values()), verdict
