@@ -149,11 +149,52 @@ fn component_file(settings: &Settings, file: &str) -> anyhow::Result<PathBuf> {
         .map(|dir| dir.join(file));
     match beside_build {
         Some(path) if path.is_file() => Ok(path),
-        _ => anyhow::bail!(
+        Some(path) => anyhow::bail!(
+            "no component found: looked for {}; build it with scripts/build-component.sh, \
+             or pass --component PATH / set MEDIA_MCP_COMPONENT",
+            path.display()
+        ),
+        None => anyhow::bail!(
             "no component found at <executable dir>/../{file}; build it with scripts/build-component.sh, \
              or pass --component PATH / set MEDIA_MCP_COMPONENT"
         ),
     }
+}
+
+/// The HTTP component `serve --http` runs. `--component` / `MEDIA_MCP_COMPONENT` may name it,
+/// or name the plugin (the stdio setting), beside which it is built: a path whose file name is
+/// [`HTTP_COMPONENT_FILE`] is taken as it is; otherwise [`HTTP_COMPONENT_FILE`] in the same
+/// directory, when it exists; otherwise the named file itself (an HTTP component under
+/// another name). Without a setting, `<executable dir>/../media_mcp_http.wasm`.
+///
+/// # Errors
+///
+/// Nothing exists where it looked; the message names each file.
+pub fn http_component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
+    let Some(named) = &settings.component else {
+        return component_file(settings, HTTP_COMPONENT_FILE);
+    };
+    if named.file_name() == Some(std::ffi::OsStr::new(HTTP_COMPONENT_FILE)) {
+        anyhow::ensure!(
+            named.is_file(),
+            "no HTTP component found: looked for {} (--component / MEDIA_MCP_COMPONENT); \
+             build it with scripts/build-component.sh",
+            named.display()
+        );
+        return Ok(named.clone());
+    }
+    let beside = named.with_file_name(HTTP_COMPONENT_FILE);
+    if beside.is_file() {
+        return Ok(beside);
+    }
+    anyhow::ensure!(
+        named.is_file(),
+        "no HTTP component found: looked for {} (beside --component / MEDIA_MCP_COMPONENT) \
+         and {}; build them with scripts/build-component.sh",
+        beside.display(),
+        named.display()
+    );
+    Ok(named.clone())
 }
 
 /// A loaded component with its tools listed: what `tools` and `call` work with, and what
@@ -376,7 +417,7 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
 
 /// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
-    let path = component_file(&settings, HTTP_COMPONENT_FILE)?;
+    let path = http_component_path(&settings)?;
     let options = sandbox_options(&settings);
     let call_timeout = options.call_timeout;
     let (gateway, report) =

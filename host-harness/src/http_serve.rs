@@ -202,6 +202,11 @@ async fn answer(
         hyper::header::CACHE_CONTROL,
         hyper::header::HeaderValue::from_static("no-cache"),
     );
+    // nginx-based proxies would otherwise hold the progress events back.
+    headers.insert(
+        "x-accel-buffering",
+        hyper::header::HeaderValue::from_static("no"),
+    );
     response
 }
 
