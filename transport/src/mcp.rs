@@ -8,7 +8,10 @@
 
 use serde_json::{Map, Value, json};
 
-use media_mcp_safe_text::{Needles, rewrite_strings};
+use media_mcp_safe_text::{Needles, quote_bounded, rewrite_strings};
+
+/// Longest part of caller input (a method or tool name) an error quotes, as over stdio.
+pub const MAX_ECHO_CHARS: usize = 64;
 
 use crate::auth::Identity;
 pub use crate::http::SUPPORTED_PROTOCOL_VERSIONS;
@@ -134,7 +137,7 @@ pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[St
         return Response::error(
             400,
             code::INVALID_REQUEST,
-            "invalid request: id must be a string or a number",
+            "invalid request: id must be a string or an integer within 64 bits",
         );
     }
     let params = match message.get("params") {
@@ -155,14 +158,20 @@ pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[St
         "tools/call" => call_tool(&params, &admitted.identity, tools, secrets),
         other => Err(RpcError {
             code: code::METHOD_NOT_FOUND,
-            message: format!("method not found: {other}"),
+            message: format!("method not found: {}", quote_bounded(other, MAX_ECHO_CHARS)),
         }),
     };
     reply(admitted.format, id, outcome)
 }
 
+/// A string, or an integer that fits 64 bits: a larger number would come back rounded (JSON
+/// numbers are read as `f64` past that), so it is refused rather than answered wrongly.
 fn valid_id(id: &Value) -> bool {
-    matches!(id, Value::String(_) | Value::Number(_))
+    match id {
+        Value::String(_) => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    }
 }
 
 /// A JSON-RPC error answered with HTTP 200 (the request itself was well formed).
@@ -280,7 +289,12 @@ fn call_tool(
     let correlation_id = tools.correlation_id();
     let outcome = tools
         .call(name, &arguments, &correlation_id, principal)
-        .map_err(|unknown| invalid_params(&format!("unknown tool: {unknown}")))?;
+        .map_err(|unknown| {
+            invalid_params(&format!(
+                "unknown tool: {}",
+                quote_bounded(&unknown, MAX_ECHO_CHARS)
+            ))
+        })?;
     let (structured, text) = match serde_json::from_str::<Value>(&outcome.structured) {
         Ok(mut value) => {
             if redact(&mut value, secrets) {
@@ -601,8 +615,47 @@ mod tests {
             &t,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#,
         );
-        assert_eq!(v["error"]["message"], "unknown tool: nope");
+        assert_eq!(v["error"]["message"], r#"unknown tool: "nope""#);
         assert_eq!(v["id"], 1);
+    }
+
+    #[test]
+    fn echoes_are_bounded_and_ids_beyond_64_bits_refused() {
+        let t = FakeTools::default();
+        let long = "m".repeat(1 << 20);
+        for body in [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{long}"}}"#),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{long}"}}}}"#
+            ),
+        ] {
+            let (_, v) = post(&t, &body);
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(message.len() < 200, "{} bytes", message.len());
+            assert!(message.ends_with("(1048576 bytes)"), "{message}");
+        }
+        for id in [
+            "18446744073709551616",
+            "1180591620717411303424",
+            "1.5",
+            "-9223372036854775809",
+        ] {
+            let (s, v) = post(
+                &t,
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            );
+            assert_eq!(
+                (s, v["error"]["code"].as_i64()),
+                (400, Some(code::INVALID_REQUEST)),
+                "{id}"
+            );
+        }
+        for id in ["18446744073709551615", "-9223372036854775808", "\"x\""] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let (s, v) = post(&t, &body);
+            assert_eq!(s, 200, "{id}");
+            assert_eq!(v["id"].to_string(), id, "{id}");
+        }
     }
 
     #[test]
