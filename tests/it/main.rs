@@ -5,6 +5,7 @@
 //! * `component`: what the built components (plugin, HTTP composition) import, their sizes;
 //! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
 //! * `mcp_stdio`: handshake versions, tools/list, ping, protocol errors, concurrency;
+//! * `http_front`: `serve --http` under descriptor exhaustion, stalled bodies, proxy tokens, CORS;
 //! * `long_calls`: progress notifications while a call runs, cancellation of a running call;
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
@@ -27,6 +28,7 @@ mod cli;
 mod component;
 mod fake_ombi;
 mod faults;
+mod http_front;
 mod long_calls;
 mod mcp_stdio;
 mod moviepilot;

@@ -69,15 +69,14 @@ fn respond(request: &IncomingRequest) -> Response {
         path_with_query: &path,
         headers: &headers,
     };
-    let mut answer = match http::admit(&settings, &head) {
+    let answer = match http::admit(&settings, &head) {
         Ok(admitted) => match read_body(request, admitted.body_cap) {
             Ok(body) => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
             Err(answer) => answer,
         },
         Err(refusal) => refusal,
     };
-    answer.headers.extend(http::cors_headers(&settings, &head));
-    answer
+    http::with_cors(&settings, &head, answer)
 }
 
 fn method_name(method: &Method) -> String {

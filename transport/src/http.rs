@@ -122,8 +122,8 @@ impl<'a> Head<'a> {
 /// preflight from an allowed `Origin` (204), method (405 with `Allow: POST`), authentication
 /// (401 with `WWW-Authenticate: Bearer`; 400 for two `Authorization` or user headers, 403 for
 /// a user token naming another user), `Content-Type` (415), `Accept` (406),
-/// `MCP-Protocol-Version` (400), `Content-Length` (413). Add [`cors_headers`] to whatever is
-/// answered.
+/// `MCP-Protocol-Version` (400), `Content-Length` (413). Whatever is answered goes through
+/// [`with_cors`].
 ///
 /// # Errors
 ///
@@ -225,6 +225,19 @@ pub fn cors_headers(settings: &Settings, head: &Head<'_>) -> Vec<(&'static str, 
         }
         _ => Vec::new(),
     }
+}
+
+/// `response` with the CORS headers of `head` added, unless it has them already (a preflight
+/// answer does).
+pub fn with_cors(settings: &Settings, head: &Head<'_>, mut response: Response) -> Response {
+    if !response
+        .headers
+        .iter()
+        .any(|(name, _)| *name == "access-control-allow-origin")
+    {
+        response.headers.extend(cors_headers(settings, head));
+    }
+    response
 }
 
 /// The 413 answer (also sent when a body without `Content-Length` grows past the cap).
