@@ -50,7 +50,14 @@ impl Only {
         Ok(Only(Some(names)))
     }
 
-    const NAMES: [&str; 5] = ["python", "typescript", "http", "bridge", "reuse"];
+    const NAMES: [&str; 6] = [
+        "python",
+        "typescript",
+        "http",
+        "bridge",
+        "reuse",
+        "frontdoor",
+    ];
 
     /// Whether `name` is measured.
     pub fn wants(&self, name: &str) -> bool {
