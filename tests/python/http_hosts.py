@@ -73,7 +73,7 @@ class HttpServer:
       origins.
     """
 
-    def __init__(self, host: str, env: dict, log: Path, host_args=()):
+    def __init__(self, host: str, env: dict, log: Path):
         self.host = host
         self.port = free_port()
         self.log = log
@@ -82,14 +82,13 @@ class HttpServer:
         if host == "wasmtime serve":
             args = [str(wasmtime_binary()), "serve", "-Scli", "--addr", f"127.0.0.1:{self.port}"]
             args += [f"--env={name}" for name in sorted(env)]
-            args += list(host_args)
             args.append(str(HTTP_COMPONENT))
         elif host == "host-harness serve --http":
             if not HARNESS.is_file():
                 raise RuntimeError(f"{HARNESS} is missing: cargo build --release -p host-harness")
             child_env.setdefault("MEDIA_MCP_CACHE_DIR", str(HARNESS_CACHE))
             child_env.setdefault("MEDIA_MCP_COMPONENT", str(HTTP_COMPONENT))
-            args = [str(HARNESS), "serve", "--http", f"127.0.0.1:{self.port}", *host_args]
+            args = [str(HARNESS), "serve", "--http", f"127.0.0.1:{self.port}"]
         else:
             raise ValueError(host)
         self.errlog = open(log, "w")
