@@ -30,7 +30,7 @@ use crate::stats::Summary;
 use crate::workload::{API_KEY, SEARCH_ROUTE, search_args};
 
 /// The bearer token ours is called with.
-pub(crate) const TOKEN: &str = "bench-token-0123456789abcdef";
+const TOKEN: &str = "bench-token-0123456789abcdef";
 /// How long a server may take to listen.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -190,7 +190,7 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
     ]
 }
 
-pub(crate) fn free_port() -> anyhow::Result<u16> {
+fn free_port() -> anyhow::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
@@ -267,17 +267,14 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
 }
 
 /// One keep-alive HTTP/1.1 connection speaking MCP.
-pub(crate) struct HttpClient {
+struct HttpClient {
     addr: SocketAddr,
     token: Option<&'static str>,
     sender: Mutex<SendRequest<Full<Bytes>>>,
 }
 
 impl HttpClient {
-    pub(crate) async fn connect(
-        addr: SocketAddr,
-        token: Option<&'static str>,
-    ) -> anyhow::Result<HttpClient> {
+    async fn connect(addr: SocketAddr, token: Option<&'static str>) -> anyhow::Result<HttpClient> {
         let stream = TcpStream::connect(addr).await.context("connecting")?;
         stream.set_nodelay(true)?;
         let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
@@ -336,7 +333,7 @@ impl HttpClient {
     }
 
     /// One successful `read_search` call (an `isError` result is an error here).
-    pub(crate) async fn search(&self) -> anyhow::Result<()> {
+    async fn search(&self) -> anyhow::Result<()> {
         let answer = self
             .post(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                            "params": {"name": "read_search", "arguments": search_args()}}))

@@ -18,8 +18,6 @@
 //!
 //! * **upstream connection reuse** ([`reuse`]): ours against a plain and an HTTPS fake Ombi,
 //!   with and without the connection pool.
-//! * **the HTTP front door** ([`front_door`]): `serve --http` with 1,000 concurrent
-//!   connections, peak RSS and latency against one connection's sequential calls.
 //!
 //! `--only=upstream` runs only the connection-reuse rows and prints them (for work on the
 //! outbound path; the full run includes them). `--smoke` runs every measurement a few times only, to check that the suite still works
@@ -30,7 +28,6 @@ mod big;
 mod bridge;
 mod client;
 mod floor;
-mod front_door;
 mod http;
 mod machine;
 mod measure;
@@ -61,16 +58,14 @@ fn main() -> anyhow::Result<()> {
     let mut only_bridge = false;
     let mut only = Only::all();
     let mut only_upstream = false;
-    let mut only_front_door = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
             "--only=bridge" => only_bridge = true,
             "--only=upstream" => only_upstream = true,
-            "--only=frontdoor" => only_front_door = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=upstream | --only=frontdoor | --only=python,typescript,http,bridge,reuse,frontdoor]\n\
+                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=upstream | --only=python,typescript,http,bridge,reuse]\n\
                      (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
                      alone and prints them, --only=upstream the upstream connection-reuse rows; a list\n\
                      picks which servers besides the floor and ours to measure, for iterating on one row)"
@@ -97,16 +92,6 @@ fn main() -> anyhow::Result<()> {
         let load_before = machine::load_average();
         let bridge = runtime.block_on(bridge::run(&root, plan))?;
         print!("{}", bridge::render(&bridge, plan));
-        println!(
-            "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
-            machine::load_average()
-        );
-        return Ok(());
-    }
-    if only_front_door {
-        let load_before = machine::load_average();
-        let result = runtime.block_on(front_door::run(&root, plan));
-        print!("{}", front_door::render(&result));
         println!(
             "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
             machine::load_average()
@@ -144,9 +129,6 @@ fn main() -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
-    let front_door = only
-        .wants("frontdoor")
-        .then(|| runtime.block_on(front_door::run(&root, plan)));
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
     let mut text = report::render(&results, &micro, plan, &notes);
@@ -156,9 +138,6 @@ fn main() -> anyhow::Result<()> {
     }
     if !reuse.is_empty() {
         text.push_str(&reuse::render(&reuse));
-    }
-    if let Some(front_door) = &front_door {
-        text.push_str(&front_door::render(front_door));
     }
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;

@@ -50,14 +50,7 @@ impl Only {
         Ok(Only(Some(names)))
     }
 
-    const NAMES: [&str; 6] = [
-        "python",
-        "typescript",
-        "http",
-        "bridge",
-        "reuse",
-        "frontdoor",
-    ];
+    const NAMES: [&str; 5] = ["python", "typescript", "http", "bridge", "reuse"];
 
     /// Whether `name` is measured.
     pub fn wants(&self, name: &str) -> bool {
