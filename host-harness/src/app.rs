@@ -419,6 +419,17 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
     let path = http_component_path(&settings)?;
     let options = sandbox_options(&settings);
+    // The transport's settings, as the component will read them: checked once here (a bad
+    // token table stops the start, naming the variable) and applied to every request's headers
+    // before it costs a slot.
+    let admission = media_mcp_transport::Settings::from_lookup(|name| {
+        options
+            .guest_env
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    })
+    .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
     let call_timeout = options.call_timeout;
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
@@ -447,14 +458,21 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
             .allowed_origins()
             .join(", ")
     );
+    let door = settings.http_front_door;
     let options = crate::http_serve::HttpOptions {
         max_in_flight: settings.http_max_in_flight,
         queue_timeout: call_timeout,
         shutdown_grace: call_timeout,
         progress_interval: settings.progress_interval,
+        max_connections: door.max_connections,
+        upstream_idle: settings.upstream_max_idle * 2,
+        header_timeout: door.header_timeout,
+        idle_timeout: door.idle_timeout,
+        body_timeout: door.body_timeout,
     };
     crate::http_serve::serve(
         Arc::new(gateway),
+        admission,
         listener,
         options,
         crate::http_serve::shutdown_signal()?,

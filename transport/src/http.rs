@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::auth::{self, Identity};
 use crate::config::{MAX_BODY_BYTES, Settings};
 use crate::era::McpHeaders;
+use crate::cors::{self, origin_allowed};
 use crate::prelude::*;
 
 /// The protocol versions spoken over Streamable HTTP (the same as over stdio), newest first.
@@ -119,6 +120,15 @@ impl<'a> Head<'a> {
             .map(|(_, v)| v.as_slice())
     }
 
+    /// Every value of a header (`name` lower-case), in order.
+    pub fn header_values(&self, name: &str) -> Vec<&'a [u8]> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
+            .collect()
+    }
+
     fn header_str(&self, name: &str) -> Option<&'a str> {
         self.header(name)
             .and_then(|v| core::str::from_utf8(v).ok())
@@ -126,9 +136,12 @@ impl<'a> Head<'a> {
     }
 }
 
-/// Decides whether a request may proceed, in this order: path (404), Origin (403), method (405
-/// with `Allow: POST`), authentication (401 with `WWW-Authenticate: Bearer`), `Content-Type`
-/// (415), `Accept` (406), `Content-Length` (413).
+/// Decides whether a request may proceed, in this order: path (404), Origin (403), a CORS
+/// preflight from an allowed `Origin` (204), method (405 with `Allow: POST`), authentication
+/// (401 with `WWW-Authenticate: Bearer`; 400 for two `Authorization` or user headers, 403 for
+/// a user token naming another user), `Content-Type` (415), `Accept` (406),
+/// `Content-Length` (413). Whatever is answered goes through
+/// [`with_cors`].
 ///
 /// # Errors
 ///
@@ -167,6 +180,15 @@ fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Respo
             "forbidden: this Origin is not allowed (see MEDIA_MCP_HTTP_ALLOWED_ORIGINS)",
         ));
     }
+    if head.method == "OPTIONS"
+        && let Some(origin) = head.header_str("origin")
+    {
+        return Err(Response {
+            status: 204,
+            headers: cors::preflight_headers(origin),
+            body: Vec::new(),
+        });
+    }
     if head.method != "POST" {
         return Err(Response::error(
             405,
@@ -176,11 +198,14 @@ fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Respo
         .with_header("allow", "POST"));
     }
     let identity = auth::authenticate(&settings.auth, settings.user_header.as_deref(), |name| {
-        head.header(name)
+        head.header_values(name)
     })
-    .map_err(|e| {
-        Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
-            .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
+    .map_err(|e| match e {
+        auth::Refused::Unauthorized(e) => {
+            Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
+                .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
+        }
+        other => Response::error(other.status(), TRANSPORT_ERROR, other.message()),
     })?;
     let content_type = head.header_str("content-type").unwrap_or("");
     if !media_type(content_type).eq_ignore_ascii_case("application/json") {
@@ -215,6 +240,29 @@ fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Respo
             name: head.header("mcp-name").map(<[u8]>::to_vec),
         },
     })
+}
+
+/// The CORS headers of any answer to `head`: its `Origin` when that is allowed, else none.
+pub fn cors_headers(settings: &Settings, head: &Head<'_>) -> Vec<(&'static str, String)> {
+    match head.header_str("origin") {
+        Some(origin) if origin_allowed(origin.as_bytes(), &settings.allowed_origins) => {
+            cors::answer_headers(origin)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `response` with the CORS headers of `head` added, unless it has them already (a preflight
+/// answer does).
+pub fn with_cors(settings: &Settings, head: &Head<'_>, mut response: Response) -> Response {
+    if !response
+        .headers
+        .iter()
+        .any(|(name, _)| *name == "access-control-allow-origin")
+    {
+        response.headers.extend(cors_headers(settings, head));
+    }
+    response
 }
 
 /// The 413 answer (also sent when a body without `Content-Length` grows past the cap).
@@ -267,26 +315,6 @@ fn accepts(accept: Option<&str>, kind: &str) -> bool {
                 || r.strip_suffix("/*")
                     .is_some_and(|m| m.eq_ignore_ascii_case(major))
         })
-}
-
-/// Whether a browser `Origin` may call: loopback origins and the configured list.
-fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
-    let Ok(origin) = core::str::from_utf8(origin) else {
-        return false;
-    };
-    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
-    if allowed.contains(&origin) {
-        return true;
-    }
-    let Some(("http" | "https", authority)) = origin.split_once("://") else {
-        return false;
-    };
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split_once(']').map(|(h, _)| h)
-    } else {
-        authority.split(':').next()
-    };
-    matches!(host, Some("localhost" | "127.0.0.1" | "::1"))
 }
 
 #[cfg(test)]
@@ -366,7 +394,7 @@ mod tests {
 
     #[test]
     fn get_and_delete_are_405_with_allow_post() {
-        for method in ["GET", "DELETE", "PUT", "OPTIONS"] {
+        for method in ["GET", "DELETE", "PUT"] {
             let r = admit_with(method, "/mcp", &[]).unwrap_err();
             assert_eq!(r.status, 405, "{method}");
             assert_eq!(header(&r, "allow"), Some("POST"));
@@ -545,5 +573,96 @@ mod tests {
         assert_eq!(body["id"], serde_json::Value::Null);
         assert_eq!(body["error"]["code"], TRANSPORT_ERROR);
         assert_eq!(header(&r, "content-type"), Some("application/json"));
+    }
+
+    #[test]
+    fn a_preflight_from_an_allowed_origin_gets_what_an_mcp_client_needs() {
+        let r =
+            admit_with("OPTIONS", "/mcp", &[("origin", "https://chat.example.com")]).unwrap_err();
+        assert_eq!(r.status, 204);
+        assert!(r.body.is_empty());
+        assert_eq!(
+            header(&r, "access-control-allow-origin"),
+            Some("https://chat.example.com")
+        );
+        assert_eq!(header(&r, "access-control-allow-methods"), Some("POST"));
+        let allowed: Vec<String> = header(&r, "access-control-allow-headers")
+            .unwrap()
+            .split(',')
+            .map(|h| h.trim().to_ascii_lowercase())
+            .collect();
+        assert_eq!(
+            allowed,
+            [
+                "authorization",
+                "content-type",
+                "mcp-protocol-version",
+                "mcp-session-id",
+                "last-event-id",
+                "mcp-method",
+                "mcp-name"
+            ]
+        );
+        // Without credentials: a preflight never carries them.
+        let r = admit_with(
+            "OPTIONS",
+            "/mcp",
+            &[("origin", "http://localhost:6274"), ("authorization", "")],
+        )
+        .unwrap_err();
+        assert_eq!(r.status, 204);
+        // A foreign origin is refused before; OPTIONS without Origin is no preflight.
+        let r = admit_with("OPTIONS", "/mcp", &[("origin", "https://evil.example")]);
+        assert_eq!(status(r), 403);
+        assert_eq!(status(admit_with("OPTIONS", "/mcp", &[])), 405);
+    }
+
+    #[test]
+    fn answers_to_an_allowed_origin_name_it_and_expose_the_mcp_headers() {
+        let h = headers(&[("origin", "https://chat.example.com")]);
+        let head = Head {
+            method: "POST",
+            path_with_query: "/mcp",
+            headers: &h,
+        };
+        let cors = cors_headers(&settings(), &head);
+        let get = |name: &str| {
+            cors.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            get("access-control-allow-origin"),
+            Some("https://chat.example.com")
+        );
+        assert_eq!(
+            get("access-control-expose-headers"),
+            Some("WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version")
+        );
+        let h = headers(&[("origin", "https://evil.example")]);
+        let head = Head {
+            headers: &h,
+            ..head
+        };
+        assert!(cors_headers(&settings(), &head).is_empty());
+    }
+
+    #[test]
+    fn two_authorization_headers_are_400() {
+        let mut h = headers(&[]);
+        h.push((
+            "authorization".into(),
+            b"Bearer other-token-0123456789".to_vec(),
+        ));
+        let r = admit(
+            &settings(),
+            &Head {
+                method: "POST",
+                path_with_query: "/mcp",
+                headers: &h,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(r.status, 400);
     }
 }

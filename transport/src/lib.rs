@@ -5,7 +5,8 @@
 //! `wasm32-wasip2`, [`guest`] adds the thin WIT glue.
 //!
 //! - [`config`]: settings from the environment.
-//! - [`auth`]: bearer tokens mapped to upstream users, the trusted proxy header.
+//! - [`auth`]: bearer tokens mapped to upstream users, proxy tokens and their user header.
+//! - [`cors`]: browser access for the allowed origins.
 //! - [`http`]: what is checked before the body is read (path, Origin, method, auth,
 //!   `Content-Type`, `Accept`, size).
 //! - [`era`]: legacy or modern (2026-07-28), and the checks a modern request must pass.
@@ -26,6 +27,7 @@ pub(crate) mod prelude {
 pub mod auth;
 pub mod config;
 pub mod era;
+pub mod cors;
 pub mod http;
 pub mod mcp;
 

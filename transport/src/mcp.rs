@@ -12,9 +12,12 @@
 
 use serde_json::{Map, Value, json};
 
-use media_mcp_safe_text::{Needles, rewrite_strings};
+use media_mcp_safe_text::{Needles, quote_bounded, rewrite_strings};
 pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME, ToolOutcome, ToolRecord, code};
 use media_mcp_wire::{cache, meta, method, tool, version};
+
+/// Longest part of caller input (a method or tool name) an error quotes, as over stdio.
+pub const MAX_ECHO_CHARS: usize = 64;
 
 use crate::auth::Identity;
 use crate::era::{self, Era, Refusal};
@@ -101,7 +104,7 @@ pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[St
     if !valid_id(id) {
         return refuse(
             code::INVALID_REQUEST,
-            "invalid request: id must be a string or a number",
+            "invalid request: id must be a string or an integer within 64 bits",
         );
     }
     let era = match era::classify(method, message.get("params"), &admitted.mcp) {
@@ -223,8 +226,14 @@ fn listen(admitted: &Admitted, id: &Value) -> Response {
     event_stream(&[ack, last])
 }
 
+/// A string, or an integer that fits 64 bits: a larger number would come back rounded (JSON
+/// numbers are read as `f64` past that), so it is refused rather than answered wrongly.
 fn valid_id(id: &Value) -> bool {
-    matches!(id, Value::String(_) | Value::Number(_))
+    match id {
+        Value::String(_) => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    }
 }
 
 /// A JSON-RPC error, with the HTTP status it is sent with (200 unless the request itself was
@@ -392,9 +401,9 @@ fn call_tool(call: &Call<'_>) -> Result<Value, RpcError> {
     Ok(mapped.into_result().to_json())
 }
 
-/// At most 80 characters of a client-supplied name, without control characters.
+/// A client-supplied name as an error quotes it: bounded, as over stdio.
 fn shown(value: &str) -> String {
-    value.chars().filter(|c| !c.is_control()).take(80).collect()
+    quote_bounded(value, MAX_ECHO_CHARS)
 }
 
 /// Replaces every secret inside `value` (strings and object keys) with `[redacted]`; `true`
@@ -887,8 +896,47 @@ mod tests {
             &t,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#,
         );
-        assert_eq!(v["error"]["message"], "unknown tool: nope");
+        assert_eq!(v["error"]["message"], r#"unknown tool: "nope""#);
         assert_eq!(v["id"], 1);
+    }
+
+    #[test]
+    fn echoes_are_bounded_and_ids_beyond_64_bits_refused() {
+        let t = FakeTools::default();
+        let long = "m".repeat(1 << 20);
+        for body in [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{long}"}}"#),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{long}"}}}}"#
+            ),
+        ] {
+            let (_, v) = post(&t, &body);
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(message.len() < 200, "{} bytes", message.len());
+            assert!(message.ends_with("(1048576 bytes)"), "{message}");
+        }
+        for id in [
+            "18446744073709551616",
+            "1180591620717411303424",
+            "1.5",
+            "-9223372036854775809",
+        ] {
+            let (s, v) = post(
+                &t,
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            );
+            assert_eq!(
+                (s, v["error"]["code"].as_i64()),
+                (400, Some(code::INVALID_REQUEST)),
+                "{id}"
+            );
+        }
+        for id in ["18446744073709551615", "-9223372036854775808", "\"x\""] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let (s, v) = post(&t, &body);
+            assert_eq!(s, 200, "{id}");
+            assert_eq!(v["id"].to_string(), id, "{id}");
+        }
     }
 
     #[test]
