@@ -10,4 +10,4 @@ pub(crate) mod pattern;
 mod validate;
 
 pub(crate) use number::as_int;
-pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};
+pub use validate::{SUPPORTED_KEYWORDS, Violation, resolve, validate};
