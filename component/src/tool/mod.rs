@@ -5,9 +5,11 @@
 //! This layer knows no backend; backends and the catalogue depend on it.
 
 pub(crate) mod args;
+mod problem;
 pub mod selection;
 
 pub(crate) use args::{Args, Choice};
+pub use problem::ConfigProblem;
 pub use selection::Selection;
 
 use crate::contract::{Rendered, Reply, ToolError, compose_output_schema};
