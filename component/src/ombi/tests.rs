@@ -177,7 +177,7 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
         .map(|body| FakeUpstream::new().script(move |_| Some(Ok(json_response(body.into())))))
         .collect();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
-    let mut failures = Vec::new();
+    let mut failures = BTreeSet::new();
     for tool in registry() {
         let schema = (tool.input_schema)();
         let props = schema["properties"].as_object().expect("properties");
@@ -216,7 +216,7 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
             if let Err(e) = &outcome
                 && e.code == ErrorCode::InternalError
             {
-                failures.push(format!("{}: {shown}: {}", tool.name, e.message));
+                failures.insert(format!("{}: {shown}: {}", tool.name, e.message));
             }
             for Read {
                 name,
@@ -225,7 +225,7 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
             } in args.reads()
             {
                 let Some(prop) = props.get(&name) else {
-                    failures.push(format!(
+                    failures.insert(format!(
                         "{}: reads {name}, which its schema lacks",
                         tool.name
                     ));
@@ -233,7 +233,7 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
                 };
                 let default = prop.get("default");
                 if !present && (default.is_some() || required.contains(&name)) {
-                    failures.push(format!(
+                    failures.insert(format!(
                         "{}: reads {name} as optional, but its schema makes it present",
                         tool.name
                     ));
@@ -242,7 +242,7 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
                     && !given.contains_key(&name)
                     && value.as_ref() != Some(default)
                 {
-                    failures.push(format!(
+                    failures.insert(format!(
                         "{}: {name} read as {value:?}, not the schema default {default}",
                         tool.name
                     ));
@@ -252,10 +252,14 @@ fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
         }
         let unread: Vec<&String> = props.keys().filter(|p| !read_names.contains(*p)).collect();
         if !unread.is_empty() {
-            failures.push(format!("{}: never reads {unread:?}", tool.name));
+            failures.insert(format!("{}: never reads {unread:?}", tool.name));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]
