@@ -92,7 +92,11 @@ for key, text in [(b"0123456789abcdef", "\u0001"), (b"ombi-key-canary", "x \u000
                   (b"abcdefghijklmnop", "\u0003\u00ad \u0003\ufeff"),
                   (b"sssskkkk", "\u017f\u017f\u017f\u017f\u212a\u212a\u212a\u212a"),
                   (b"aaaaaaab", "aaaaaaa\u0001aaaaaaaab"), (b"abcdefgh", "caf\u00e9 \u202e nothing here"),
-                  (b"abcdefgh", "\u0001\u0001\u0002\u0003\u0001")]:
+                  (b"abcdefgh", "\u0001\u0001\u0002\u0003\u0001"),
+                  # White space splits (the error sanitizer folds line breaks into spaces).
+                  (b"0123456789abcdef", "key was \u0003 (bad)"), (b"abcdefgh", "\u0003\u00a0"),
+                  (b"abcdefgh", "\u0003\u3000 \u0003\u2003"), (b"abcdefgh", "\u0003\u0085"),
+                  (b"abcdefghijkl", "\u0003\r\n"), (b"abcdefgh", "a b c d e f g h")]:
     put("redaction", bytes([len(key) - 8]) + key + text.encode("utf-8"))
 # Dot segments as arguments and as an upstream title, in the forms URL parsers resolve.
 dots = ["..", ".", "", "%2e%2e", ".%2E", "%2e", "...", "../admin", "a/../b", "\\..", ". .", "..\u200b"]

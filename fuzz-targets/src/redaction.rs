@@ -8,11 +8,12 @@
 //! put in its middle.
 //!
 //! Properties: no panic; afterwards the key appears nowhere in the string, also after
-//! removing what the redactor treats as invisible and lower-casing; a redacted object key reads
+//! removing what the redactor steps over (invisible characters, white space) and lower-casing,
+//! and also when line breaks and controls were folded into spaces first (as error text is); a redacted object key reads
 //! the same as a redacted string; redacting twice changes nothing more.
 
 use host_harness::config::{Overrides, RawSettings, Settings};
-use host_harness::policy::{Policy, REDACTED, is_invisible};
+use host_harness::policy::{Policy, REDACTED, splits_keys};
 use serde_json::Value;
 
 const KEY_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789._-";
@@ -55,10 +56,28 @@ pub fn run(data: &[u8]) {
     );
     let seen: String = clean
         .chars()
-        .filter(|c| !is_invisible(*c))
+        .filter(|c| !splits_keys(*c))
         .map(lower)
         .collect();
     assert!(!seen.contains(&key), "the key survived in {clean:?}");
+
+    let folded: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut value_folded = Value::String(folded);
+    policy.redact_secrets(&mut value_folded);
+    let seen_folded: String = value_folded
+        .as_str()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !splits_keys(*c))
+        .map(lower)
+        .collect();
+    assert!(
+        !seen_folded.contains(&key),
+        "the key survived line breaks folded into spaces: {value_folded:?}"
+    );
 
     let mut object = Value::Object([(text, Value::Null)].into_iter().collect());
     policy.redact_secrets(&mut object);

@@ -149,11 +149,52 @@ fn component_file(settings: &Settings, file: &str) -> anyhow::Result<PathBuf> {
         .map(|dir| dir.join(file));
     match beside_build {
         Some(path) if path.is_file() => Ok(path),
-        _ => anyhow::bail!(
+        Some(path) => anyhow::bail!(
+            "no component found: looked for {}; build it with scripts/build-component.sh, \
+             or pass --component PATH / set MEDIA_MCP_COMPONENT",
+            path.display()
+        ),
+        None => anyhow::bail!(
             "no component found at <executable dir>/../{file}; build it with scripts/build-component.sh, \
              or pass --component PATH / set MEDIA_MCP_COMPONENT"
         ),
     }
+}
+
+/// The HTTP component `serve --http` runs. `--component` / `MEDIA_MCP_COMPONENT` may name it,
+/// or name the plugin (the stdio setting), beside which it is built: a path whose file name is
+/// [`HTTP_COMPONENT_FILE`] is taken as it is; otherwise [`HTTP_COMPONENT_FILE`] in the same
+/// directory, when it exists; otherwise the named file itself (an HTTP component under
+/// another name). Without a setting, `<executable dir>/../media_mcp_http.wasm`.
+///
+/// # Errors
+///
+/// Nothing exists where it looked; the message names each file.
+pub fn http_component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
+    let Some(named) = &settings.component else {
+        return component_file(settings, HTTP_COMPONENT_FILE);
+    };
+    if named.file_name() == Some(std::ffi::OsStr::new(HTTP_COMPONENT_FILE)) {
+        anyhow::ensure!(
+            named.is_file(),
+            "no HTTP component found: looked for {} (--component / MEDIA_MCP_COMPONENT); \
+             build it with scripts/build-component.sh",
+            named.display()
+        );
+        return Ok(named.clone());
+    }
+    let beside = named.with_file_name(HTTP_COMPONENT_FILE);
+    if beside.is_file() {
+        return Ok(beside);
+    }
+    anyhow::ensure!(
+        named.is_file(),
+        "no HTTP component found: looked for {} (beside --component / MEDIA_MCP_COMPONENT) \
+         and {}; build them with scripts/build-component.sh",
+        beside.display(),
+        named.display()
+    );
+    Ok(named.clone())
 }
 
 /// A loaded component with its tools listed: what `tools` and `call` work with, and what
@@ -376,8 +417,19 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
 
 /// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
-    let path = component_file(&settings, HTTP_COMPONENT_FILE)?;
+    let path = http_component_path(&settings)?;
     let options = sandbox_options(&settings);
+    // The transport's settings, as the component will read them: checked once here (a bad
+    // token table stops the start, naming the variable) and applied to every request's headers
+    // before it costs a slot.
+    let admission = media_mcp_transport::Settings::from_lookup(|name| {
+        options
+            .guest_env
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    })
+    .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
     let call_timeout = options.call_timeout;
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
@@ -406,14 +458,21 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
             .allowed_origins()
             .join(", ")
     );
+    let door = settings.http_front_door;
     let options = crate::http_serve::HttpOptions {
         max_in_flight: settings.http_max_in_flight,
         queue_timeout: call_timeout,
         shutdown_grace: call_timeout,
         progress_interval: settings.progress_interval,
+        max_connections: door.max_connections,
+        upstream_idle: settings.upstream_max_idle * 2,
+        header_timeout: door.header_timeout,
+        idle_timeout: door.idle_timeout,
+        body_timeout: door.body_timeout,
     };
     crate::http_serve::serve(
         Arc::new(gateway),
+        admission,
         listener,
         options,
         crate::http_serve::shutdown_signal()?,

@@ -18,6 +18,10 @@ use url::Url;
 
 use crate::limits::{MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS, moviepilot_first_byte_cap};
 
+mod front_door;
+
+pub use front_door::FrontDoor;
+
 /// One recognised configuration variable.
 #[derive(Debug)]
 pub struct Variable {
@@ -126,6 +130,22 @@ pub const VARIABLES: &[Variable] = &[
         help: "serve --http: requests handled at once, 1-1024 (default 32); others wait up to the call timeout, then get 503.",
     },
     Variable {
+        name: "MEDIA_MCP_HTTP_MAX_CONNECTIONS",
+        help: "serve --http: connections held at once, 8-65536 (default 1024), lowered at start to fit the descriptor limit (each call in flight also holds an upstream socket); beyond it idle connections are closed to make room, else new ones wait.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_HEADER_TIMEOUT_SECS",
+        help: "serve --http: seconds a client has to send a request's headers, 1-600 (default 10); then the connection is closed.",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_IDLE_TIMEOUT_SECS",
+        help: "serve --http: seconds a keep-alive connection may stay open without a request, 1-3600 (default 30).",
+    },
+    Variable {
+        name: "MEDIA_MCP_HTTP_BODY_TIMEOUT_SECS",
+        help: "serve --http: seconds an authenticated request has to send its body (at most 4 MiB), 1-600 (default 10); then 408. No slot is held meanwhile.",
+    },
+    Variable {
         name: "MEDIA_MCP_HTTP_TOKENS",
         help: "serve --http: user=token,... each bearer token (at least 16 characters) acts as that Ombi user, whatever the client sends.",
     },
@@ -134,8 +154,12 @@ pub const VARIABLES: &[Variable] = &[
         help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401.",
     },
     Variable {
+        name: "MEDIA_MCP_HTTP_PROXY_TOKENS",
+        help: "serve --http: label=token,... tokens of authenticating proxies: a request with one acts as the user MEDIA_MCP_HTTP_USER_HEADER names (required then). Tokens in MEDIA_MCP_HTTP_TOKENS act as their own user only.",
+    },
+    Variable {
         name: "MEDIA_MCP_HTTP_USER_HEADER",
-        help: "serve --http: a header set by a trusted authenticating proxy (e.g. Remote-User) naming the Ombi user; required on every request when set.",
+        help: "serve --http: a header set by a trusted authenticating proxy (e.g. Remote-User) naming the Ombi user, for proxy tokens and MEDIA_MCP_HTTP_AUTH=off (then required); given twice or as a list it is 400.",
     },
     Variable {
         name: "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
@@ -463,6 +487,8 @@ pub struct Settings {
     pub(crate) memory_limit_bytes: usize,
     /// `serve --http`: requests handled at once.
     pub(crate) http_max_in_flight: usize,
+    /// `serve --http`: connection limits and timeouts.
+    pub(crate) http_front_door: FrontDoor,
     /// How often a call whose request carries a progress token reports progress.
     pub(crate) progress_interval: Duration,
     /// Idle connections kept per upstream origin (0: no reuse).
@@ -486,6 +512,7 @@ const GUEST_VARIABLES: &[&str] = &[
     "MEDIA_MCP_MOVIEPILOT_DEADLINES",
     "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
     "MEDIA_MCP_HTTP_TOKENS",
+    "MEDIA_MCP_HTTP_PROXY_TOKENS",
     "MEDIA_MCP_HTTP_AUTH",
     "MEDIA_MCP_HTTP_USER_HEADER",
     "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
@@ -500,6 +527,10 @@ const HARNESS_ONLY: &[&str] = &[
     "MEDIA_MCP_CALL_TIMEOUT_SECS",
     "MEDIA_MCP_MEMORY_LIMIT_MIB",
     "MEDIA_MCP_HTTP_MAX_IN_FLIGHT",
+    "MEDIA_MCP_HTTP_MAX_CONNECTIONS",
+    "MEDIA_MCP_HTTP_HEADER_TIMEOUT_SECS",
+    "MEDIA_MCP_HTTP_IDLE_TIMEOUT_SECS",
+    "MEDIA_MCP_HTTP_BODY_TIMEOUT_SECS",
     "MEDIA_MCP_PROGRESS_INTERVAL_MS",
     "MEDIA_MCP_UPSTREAM_MAX_IDLE",
     "MEDIA_MCP_LOG",
@@ -644,6 +675,7 @@ impl Settings {
             moviepilot_first_byte_cap,
             memory_limit_bytes: usize::try_from(memory_mib << 20).unwrap_or(usize::MAX),
             http_max_in_flight: usize::try_from(http_max_in_flight).unwrap_or(usize::MAX),
+            http_front_door: FrontDoor::read(raw)?,
             progress_interval: Duration::from_millis(progress_interval_ms),
             upstream_max_idle: usize::try_from(upstream_max_idle).unwrap_or(usize::MAX),
             log_level,

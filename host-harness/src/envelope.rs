@@ -54,16 +54,7 @@ pub fn failure_envelope(tool: &str, correlation_id: &str, failure: &Failure, wri
 }
 
 /// An `ok:false` envelope with the given contract error code.
-pub fn error_envelope(tool: &str, correlation_id: &str, code: &str, message: &str) -> Value {
-    json!({
-        "ok": false,
-        "operation": tool,
-        "error": { "code": code, "message": message, "retryable": false },
-        "warnings": [],
-        "truncated": false,
-        "correlation_id": correlation_id,
-    })
-}
+pub use media_mcp_wire::tool::error_envelope;
 
 #[cfg(test)]
 mod tests;

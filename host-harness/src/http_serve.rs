@@ -1,8 +1,18 @@
 //! `serve --http ADDR`: an HTTP/1.1 listener in front of the [`Gateway`]. The harness adds
-//! what a host owes the transport component: at most `max_in_flight` requests run at once
-//! (others wait, and get 503 if no slot frees within the call timeout), each bounded by the
-//! call timeout, and SIGINT/SIGTERM stop accepting, let requests in flight finish (for up to
-//! the call timeout) and return.
+//! what a host owes the transport component, in the order a request meets it:
+//!
+//! * at most a cap of connections ([`connections`], fitted to the descriptor limit by
+//!   [`descriptors`]); a failed `accept` (out of descriptors, a connection aborted) is logged
+//!   once per burst and retried with back-off, never the end of the server;
+//! * headers within the header timeout, and no connection idle past the idle timeout;
+//! * the transport's admission on the headers alone ([`admission`]): an unauthenticated or
+//!   malformed request is answered without reading its body, taking a slot or parsing JSON;
+//! * the body within the body timeout and the 4 MiB cap, still without a slot;
+//! * at most `max_in_flight` calls run at once (others wait, and get 503 if no slot frees
+//!   within the call timeout), each bounded by the call timeout;
+//!
+//! and SIGINT/SIGTERM stop accepting, let requests in flight finish (for up to the call
+//! timeout) and return.
 //!
 //! Long calls ([`calls`]): a `tools/call` whose request carries `_meta.progressToken` from a
 //! client that accepts `text/event-stream` and that is still running after one progress
@@ -21,6 +31,8 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::server::conn::http1;
+use hyper_util::rt::TokioTimer;
+use media_mcp_transport::Settings as Admission;
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::time::Instant;
@@ -29,16 +41,24 @@ use wasmtime_wasi_http::io::TokioIo;
 use crate::sandbox::Gateway;
 use crate::sandbox::{GatewayResponse, error_response};
 
+mod admission;
 mod calls;
+mod connections;
+mod descriptors;
+
+use connections::{Connections, Guarded};
 
 use calls::{Abandoned, ChannelBody};
 
 /// What the listener answers with: a whole answer, or an event stream.
 type HttpResponse = hyper::Response<BoxBody<Bytes, Infallible>>;
 
-/// The largest request body the host reads before the component (the component's own cap);
-/// larger or unsized bodies go to the component unread, without progress.
-const MAX_PEEKED_BODY: u64 = 4 << 20;
+/// How long a connection asked to close (idle past its timeout, or its place wanted) may take
+/// to finish what it was sending before it is dropped.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// The longest pause between two attempts to accept after `accept` failed.
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
 /// How the listener behaves.
 #[derive(Debug, Clone, Copy)]
@@ -51,50 +71,135 @@ pub struct HttpOptions {
     pub shutdown_grace: Duration,
     /// How often a long call reports progress to a client that asked for it.
     pub progress_interval: Duration,
+    /// Connections held at once (before the descriptor limit lowers it).
+    pub max_connections: usize,
+    /// Pooled upstream sockets the harness may keep idle (they share the descriptor limit).
+    pub upstream_idle: usize,
+    /// Time to send a request's headers.
+    pub header_timeout: Duration,
+    /// Time a connection may stay open between requests.
+    pub idle_timeout: Duration,
+    /// Time to send a body.
+    pub body_timeout: Duration,
 }
 
-/// Serves `gateway` on `listener` until `shutdown` resolves, then drains.
+/// Serves `gateway` on `listener` until `shutdown` resolves, then drains. `admission` is the
+/// transport's configuration, read from the component's environment.
 ///
 /// # Errors
 ///
-/// Accepting connections fails.
+/// None today: failures to accept are retried.
 pub async fn serve(
     gateway: Arc<Gateway>,
+    admission: Admission,
     listener: TcpListener,
     options: HttpOptions,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
+    let limit = descriptors::raise_limit();
+    let cap = descriptors::connection_cap(
+        options.max_connections,
+        limit,
+        options.max_in_flight,
+        options.upstream_idle,
+    );
+    crate::log_info!(
+        "at most {cap} connections (descriptor limit {limit}), {} calls at once; timeouts: headers {} s, idle {} s, body {} s",
+        options.max_in_flight,
+        options.header_timeout.as_secs(),
+        options.idle_timeout.as_secs(),
+        options.body_timeout.as_secs()
+    );
+    let open = Connections::new(cap);
     let slots = Arc::new(Semaphore::new(options.max_in_flight.max(1)));
+    let admission = Arc::new(admission);
     let (stop, stopping) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
+    let mut failures = 0u32;
     tokio::pin!(shutdown);
     loop {
-        let (stream, peer) = tokio::select! {
+        let place = tokio::select! {
             () = &mut shutdown => break,
-            accepted = listener.accept() => accepted.context("accepting a connection")?,
+            place = open.place() => place,
+        };
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => {
+                if failures > 0 {
+                    crate::log_info!(
+                        "accepting connections again after {failures} failed attempt(s)"
+                    );
+                    failures = 0;
+                }
+                accepted
+            }
+            Err(e) => {
+                failures += 1;
+                if failures == 1 {
+                    crate::log_warn!(
+                        "accepting a connection failed ({e}); retrying with back-off, {} connections open",
+                        open.len()
+                    );
+                }
+                let pause = Duration::from_millis(10 << failures.min(7)).min(MAX_ACCEPT_BACKOFF);
+                tokio::select! {
+                    () = &mut shutdown => break,
+                    () = tokio::time::sleep(pause) => continue,
+                }
+            }
         };
         let _ = stream.set_nodelay(true);
-        let (gateway, slots, mut stopping) = (gateway.clone(), slots.clone(), stopping.clone());
+        let (gateway, slots, admission, mut stopping) = (
+            gateway.clone(),
+            slots.clone(),
+            admission.clone(),
+            stopping.clone(),
+        );
         connections.spawn(async move {
+            let connection = place.connection.clone();
             let service = hyper::service::service_fn(move |request| {
-                let (gateway, slots) = (gateway.clone(), slots.clone());
+                let (gateway, slots, admission) = (gateway.clone(), slots.clone(), admission.clone());
+                let busy = connection.busy();
                 async move {
+                    let answer = answer(&gateway, &admission, &slots, options, request).await;
                     Ok::<_, std::convert::Infallible>(
-                        answer(&gateway, &slots, options, request).await,
+                        answer.map(|body| Guarded { body, _busy: busy }),
                     )
                 }
             });
-            let connection = http1::Builder::new()
+            let served = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(options.header_timeout)
                 .keep_alive(true)
                 .serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(connection);
-            let result = tokio::select! {
-                result = connection.as_mut() => result,
-                _ = stopping.changed() => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
+            tokio::pin!(served);
+            let this = place.connection.clone();
+            let result = loop {
+                let idle_until = this
+                    .idle_deadline(options.idle_timeout)
+                    .unwrap_or_else(|| Instant::now() + options.idle_timeout);
+                tokio::select! {
+                    result = served.as_mut() => break result,
+                    _ = stopping.changed() => {
+                        served.as_mut().graceful_shutdown();
+                        break served.as_mut().await;
+                    }
+                    () = this.close.notified() => {
+                        served.as_mut().graceful_shutdown();
+                        break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                    }
+                    () = tokio::time::sleep_until(idle_until) => {
+                        if this.idle_deadline(options.idle_timeout).is_some_and(|d| d <= Instant::now()) {
+                            served.as_mut().graceful_shutdown();
+                            break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                        }
+                    }
                 }
             };
+            drop(place);
             if let Err(e) = result {
                 crate::log_debug!("connection from {peer}: {e}");
             }
@@ -122,13 +227,50 @@ pub async fn serve(
 
 async fn answer(
     gateway: &Arc<Gateway>,
+    admission: &Admission,
     slots: &Arc<Semaphore>,
     options: HttpOptions,
     request: hyper::Request<hyper::body::Incoming>,
 ) -> HttpResponse {
+    let (parts, body) = request.into_parts();
+    let admitted = match admission::check(admission, &parts) {
+        Ok(admitted) => admitted,
+        Err(refusal) => return whole(refusal),
+    };
+    let read = Limited::new(body, admitted.body_cap).collect();
+    let body = match tokio::time::timeout(options.body_timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return whole(admission::too_large());
+        }
+        Ok(Err(_)) => {
+            return whole(admission::body_refusal(
+                400,
+                "the request body could not be read",
+            ));
+        }
+        Err(_) => {
+            crate::log_debug!(
+                "a request body did not arrive within {} s",
+                options.body_timeout.as_secs()
+            );
+            return whole(admission::body_refusal(
+                408,
+                &format!(
+                    "request timeout: the body did not arrive within {} s",
+                    options.body_timeout.as_secs()
+                ),
+            ));
+        }
+    };
     let Ok(Ok(permit)) =
         tokio::time::timeout(options.queue_timeout, slots.clone().acquire_owned()).await
     else {
+        crate::log_warn!(
+            "a request waited {} s for one of the {} slots and got 503",
+            options.queue_timeout.as_secs(),
+            options.max_in_flight
+        );
         let mut busy = error_response(503, "the server is busy: try again");
         busy.headers_mut().insert(
             hyper::header::RETRY_AFTER,
@@ -137,24 +279,6 @@ async fn answer(
         return whole(busy);
     };
     let started = Instant::now();
-    let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(hyper::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if parts.method != hyper::Method::POST || declared.is_none_or(|n| n > MAX_PEEKED_BODY) {
-        return whole(
-            gateway
-                .handle(hyper::Request::from_parts(parts, body))
-                .await,
-        );
-    }
-    let read = Limited::new(body, MAX_PEEKED_BODY as usize).collect();
-    let body = match tokio::time::timeout(options.queue_timeout, read).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        _ => return whole(error_response(400, "the request body could not be read")),
-    };
     let call = calls::tool_call(&body);
     let stream = calls::accepts_event_stream(&parts.headers);
     let request = hyper::Request::from_parts(
@@ -163,13 +287,16 @@ async fn answer(
             .map_err(|never: Infallible| -> wasmtime_wasi_http::Error { match never {} }),
     );
     let Some(call) = call else {
-        return whole(gateway.handle(request).await);
+        let response = gateway.handle(request).await;
+        drop(permit);
+        return whole(response);
     };
     let mut watch = Abandoned::new(call);
     let token = watch.call.progress_token.clone().filter(|_| stream);
     let Some(token) = token else {
         let response = gateway.handle(request).await;
         watch.answered();
+        drop(permit);
         return whole(response);
     };
     let gateway = gateway.clone();
@@ -201,6 +328,11 @@ async fn answer(
     headers.insert(
         hyper::header::CACHE_CONTROL,
         hyper::header::HeaderValue::from_static("no-cache"),
+    );
+    // nginx-based proxies would otherwise hold the progress events back.
+    headers.insert(
+        "x-accel-buffering",
+        hyper::header::HeaderValue::from_static("no"),
     );
     response
 }
@@ -254,7 +386,7 @@ async fn stream_progress(
         None => crate::log_warn!(
             "tools/call {} (request id {}): the component's answer ({content_type}) cannot end an event stream",
             watch.call.name,
-            watch.call.id
+            watch.call.shown_id()
         ),
     }
 }

@@ -20,8 +20,8 @@ use wasmtime_wasi_http::RequestOptions;
 
 use crate::config::{Settings, Upstream};
 
-pub use media_mcp_safe_text::is_invisible;
 use media_mcp_safe_text::{Needles, rewrite_strings};
+pub use media_mcp_safe_text::{is_invisible, splits_keys};
 
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);

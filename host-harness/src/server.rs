@@ -1,9 +1,18 @@
 //! The MCP side: an rmcp [`ServerHandler`] written by hand (no macros) over the [`Sandbox`].
 //!
-//! * `initialize`: only the `tools` capability, no `listChanged` (the catalogue is fixed for
-//!   the life of the process); protocol versions [`SUPPORTED_PROTOCOL_VERSIONS`]. rmcp 3.11's
-//!   `negotiate_initialize` echoes a supported requested version, and otherwise answers the
-//!   `protocol_version` of [`ServerHandler::get_info`], which we set to the newest we support;
+//! * both eras, through rmcp 3.11's own dual-era serving, over the versions of
+//!   [`media_mcp_wire::version::SUPPORTED`] (the same set as over HTTP):
+//!   - legacy `initialize`: only the `tools` capability, no `listChanged` (the catalogue is
+//!     fixed for the life of the process). rmcp's `negotiate_initialize` echoes a supported
+//!     requested version that has `initialize`, and otherwise answers the `protocol_version`
+//!     of [`ServerHandler::get_info`], the newest legacy version;
+//!   - modern (2026-07-28) requests carry their version in `_meta`: rmcp validates it (-32602
+//!     for missing fields, -32022 for a version not spoken here), answers `server/discover`
+//!     ([`ServerHandler::discover`], with caching hints), adds `resultType` for modern peers
+//!     only, and answers removed methods (`ping`) with -32601; `tools/list` carries the
+//!     caching hints of [`media_mcp_wire::cache`] and results the server's identity in
+//!     `_meta`; `subscriptions/listen` acknowledges an empty filter and ends at once (no
+//!     change notifications are ever sent);
 //! * `tools/list`: the component's `list-tools`, called once at start-up ([`Catalogue`]);
 //! * the sandbox sits in a [`SandboxSlot`]: a warm `serve` answers `initialize` and
 //!   `tools/list` from the cached listing while the component still loads, and the first
@@ -30,13 +39,17 @@ use anyhow::Context as _;
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, Implementation, InitializeResult, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, Implementation, InitializeResult,
+    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
+
+use media_mcp_wire::tool::{CallResult, Mapped};
+pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME};
+use media_mcp_wire::{cache, meta, version};
 use tokio_util::sync::CancellationToken;
 
 use crate::cancel::Cancellations;
@@ -46,21 +59,20 @@ use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
 use crate::stdio::quote_bounded;
 use crate::tool::ListedTool;
 
-/// The protocol versions we speak, oldest first. The newest is the fallback answer.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[ProtocolVersion] = &[
-    ProtocolVersion::V_2024_11_05,
-    ProtocolVersion::V_2025_06_18,
-    ProtocolVersion::V_2025_11_25,
-];
-
-/// The `_meta` key carrying the upstream user a call acts as.
-pub const PRINCIPAL_META_KEY: &str = "media-mcp/principal";
+/// The protocol versions we speak ([`version::SUPPORTED`], newest first), as rmcp's type.
+pub static SUPPORTED_PROTOCOL_VERSIONS: std::sync::LazyLock<Vec<ProtocolVersion>> =
+    std::sync::LazyLock::new(|| {
+        version::SUPPORTED
+            .iter()
+            .map(|v| {
+                serde_json::from_value(Value::String((*v).to_owned()))
+                    .expect("a protocol version is a string")
+            })
+            .collect()
+    });
 
 /// The tools the component lists to report a backend it cannot use.
 pub const STATUS_TOOLS: &[&str] = &["ombi_status", "moviepilot_status"];
-
-/// The server's name in `serverInfo`.
-pub const SERVER_NAME: &str = "media-mcp";
 
 /// The tool list, converted once from the component's `list-tools`.
 #[derive(Debug, Clone, Default)]
@@ -183,36 +195,34 @@ pub async fn call_tool(
             structured,
             text,
             is_error,
-        }) => match serde_json::from_str::<Value>(&structured) {
-            Ok(mut value) => {
-                // An upstream may echo a key back; the text block is the same object.
-                let text = if sandbox.policy().redact_secrets(&mut value) {
-                    crate::log_warn!(
-                        "call {name} [{id}]: a configured API key was redacted from the result"
+        }) => {
+            let outcome = media_mcp_wire::ToolOutcome {
+                structured,
+                text,
+                is_error,
+            };
+            // An upstream may echo a key back; the text block is then written anew.
+            let mapped = media_mcp_wire::tool::map_outcome(name, id, outcome, |value| {
+                sandbox.policy().redact_secrets(value)
+            });
+            match &mapped {
+                Mapped::Result { redacted, .. } => {
+                    if *redacted {
+                        crate::log_warn!(
+                            "call {name} [{id}]: a configured API key was redacted from the result"
+                        );
+                    }
+                    crate::log_info!(
+                        "call {name} [{id}] {} in {elapsed_ms:.1} ms",
+                        if is_error { "isError" } else { "ok" }
                     );
-                    value.to_string()
-                } else {
-                    text
-                };
-                crate::log_info!(
-                    "call {name} [{id}] {} in {elapsed_ms:.1} ms",
-                    if is_error { "isError" } else { "ok" }
-                );
-                Ok(result(value, text, is_error))
+                }
+                Mapped::Invalid { .. } => {
+                    crate::log_error!("call {name} [{id}]: the component returned invalid JSON");
+                }
             }
-            Err(error) => {
-                crate::log_error!(
-                    "call {name} [{id}]: the component returned invalid JSON: {error}"
-                );
-                let value = envelope::error_envelope(
-                    name,
-                    id,
-                    "INTERNAL_ERROR",
-                    "the plugin returned an invalid result",
-                );
-                Ok(result(value.clone(), value.to_string(), true))
-            }
-        },
+            Ok(result(mapped.into_result()))
+        }
         Ok(CallOutcome::UnknownTool(unknown)) => {
             crate::log_info!("call {name} [{id}]: unknown tool");
             Err(unknown_tool(&unknown))
@@ -223,7 +233,7 @@ pub async fn call_tool(
                 failure.message
             );
             let value = envelope::failure_envelope(name, id, &failure, write);
-            Ok(result(value.clone(), value.to_string(), true))
+            Ok(result(CallResult::from_envelope(value, true)))
         }
     }
 }
@@ -248,18 +258,41 @@ fn cancelled() -> ErrorData {
     ErrorData::new(ErrorCode(-32800), "request cancelled", None)
 }
 
-fn result(structured: Value, text: String, is_error: bool) -> CallToolResult {
-    let mut result = if is_error {
-        CallToolResult::error(vec![ContentBlock::text(text)])
+/// The MCP result of [`media_mcp_wire::tool`]'s mapping (rmcp drops `resultType` for
+/// legacy peers).
+fn result(mapped: CallResult) -> CallToolResult {
+    let text = vec![ContentBlock::text(mapped.text)];
+    let mut result = if mapped.is_error {
+        CallToolResult::error(text)
     } else {
-        CallToolResult::success(vec![ContentBlock::text(text)])
+        CallToolResult::success(text)
     };
-    result.structured_content = Some(structured);
+    result.structured_content = Some(mapped.structured);
     result
 }
 
 fn unknown_tool(name: &str) -> ErrorData {
-    ErrorData::invalid_params(format!("unknown tool: {}", quote_bounded(name)), None)
+    ErrorData::invalid_params(
+        media_mcp_wire::tool::unknown_tool_message(&quote_bounded(name)),
+        None,
+    )
+}
+
+/// Whether a request speaks a modern version (per-request `_meta`).
+fn modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| version::is_modern_era(v.as_str()))
+}
+
+/// `_meta` naming this server, for modern results.
+fn server_info_meta() -> MetaObject {
+    let mut meta = MetaObject::new();
+    meta.0.insert(
+        meta::SERVER_INFO.to_owned(),
+        serde_json::json!({"name": SERVER_NAME, "version": media_mcp_wire::SERVER_VERSION}),
+    );
+    meta
 }
 
 /// The sandbox as the server sees it: loaded, or still loading on a blocking thread. A warm
@@ -361,9 +394,10 @@ impl McpServer {
 /// The `initialize` answer (before version negotiation).
 pub fn server_config() -> ServerConfig {
     let mut info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
-    info.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
-    // The fallback for a client asking for a version we do not speak: the newest we do.
-    info.protocol_version = ProtocolVersion::V_2025_11_25;
+    info.server_info = Implementation::new(SERVER_NAME, media_mcp_wire::SERVER_VERSION);
+    // The fallback for a client asking `initialize` for a version we do not speak there.
+    info.protocol_version = serde_json::from_value(Value::String(version::NEWEST_LEGACY.into()))
+        .expect("a protocol version is a string");
     info
 }
 
@@ -373,7 +407,31 @@ impl ServerHandler for McpServer {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(SUPPORTED_PROTOCOL_VERSIONS)
+        Cow::Borrowed(SUPPORTED_PROTOCOL_VERSIONS.as_slice())
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Ok(
+            DiscoverResult::from_server_info(SUPPORTED_PROTOCOL_VERSIONS.clone(), server_config())
+                .with_ttl_ms(cache::TTL_MS)
+                .with_cache_scope(scope(cache::DISCOVER_SCOPE)),
+        )
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // Listening is accepted, for nothing: no change notification is ever sent.
+        Some(SubscriptionFilter::new())
+    }
+
+    async fn listen(&self, _subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        // Ends the subscription at once, gracefully (rmcp sends the final result).
+        Ok(())
     }
 
     async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
@@ -383,11 +441,15 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.catalogue.tools().to_vec(),
-        ))
+        let mut listed = ListToolsResult::with_all_items(self.catalogue.tools().to_vec());
+        if modern(&context) {
+            listed.ttl_ms = Some(cache::TTL_MS);
+            listed.cache_scope = Some(scope(cache::TOOLS_LIST_SCOPE));
+            listed.meta = Some(server_info_meta());
+        }
+        Ok(listed)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -426,6 +488,7 @@ impl ServerHandler for McpServer {
                 ));
             }
         };
+        let is_modern = modern(&context);
         // A transport that does not apply cancellations itself leaves them to rmcp's signal.
         let cancel = self
             .cancellations
@@ -439,7 +502,7 @@ impl ServerHandler for McpServer {
                 Err(failure) => {
                     let id = uuid::Uuid::new_v4().to_string();
                     let value = envelope::failure_envelope(&name, &id, &failure, false);
-                    return Ok(result(value.clone(), value.to_string(), true));
+                    return Ok(result(CallResult::from_envelope(value, true)));
                 }
             };
             call_tool(
@@ -472,7 +535,20 @@ impl ServerHandler for McpServer {
                 .await
             }
         };
-        answer.map(CallToolResponse::from)
+        let mut answer = answer?;
+        if is_modern {
+            answer.meta = Some(server_info_meta());
+        }
+        Ok(CallToolResponse::from(answer))
+    }
+}
+
+/// rmcp's `cacheScope` for the wire crate's name of it.
+fn scope(name: &str) -> CacheScope {
+    if name == "public" {
+        CacheScope::Public
+    } else {
+        CacheScope::Private
     }
 }
 

@@ -127,10 +127,7 @@ pub(crate) const MAX_ECHO_CHARS: usize = 64;
 /// whole length in bytes), with control, invisible and bidirectional characters escaped, so a
 /// caller cannot make an answer large or make it read differently.
 pub(crate) fn quote_bounded(text: &str) -> String {
-    match text.char_indices().nth(MAX_ECHO_CHARS) {
-        None => format!("{text:?}"),
-        Some((at, _)) => format!("{:?}… ({} bytes)", &text[..at], text.len()),
-    }
+    media_mcp_safe_text::quote_bounded(text, MAX_ECHO_CHARS)
 }
 
 /// The `-32600` answer to a line holding more than [`MAX_MESSAGE_VALUES`] values.

@@ -8,7 +8,10 @@
 //!   Unicode format characters (category Cf: zero-width spaces and joiners, bidirectional
 //!   controls such as U+202E, the byte-order mark, tags), line and paragraph separators, and the
 //!   other default-ignorable code points (variation selectors, Hangul fillers). A key split by
-//!   them still reads as the key.
+//!   them still reads as the key;
+//! * across white space of any kind (the space, U+00A0, U+3000, …): error text is often cut to
+//!   one line with its line breaks folded into spaces before anything that knows the key sees
+//!   it, and a key split by a space is still the key to whoever reads it.
 //!
 //! A match is replaced from its first to its last character, invisible ones inside it included;
 //! everything around it is left as it was. The search is one pass over the text per key set
@@ -20,6 +23,12 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::is_invisible;
+
+/// Whether the key search steps over `c` as if it were not there: it shows nothing
+/// ([`is_invisible`]) or is white space.
+pub fn splits_keys(c: char) -> bool {
+    c.is_whitespace() || is_invisible(c)
+}
 
 /// The configured keys, folded for searching.
 #[derive(Clone, Default)]
@@ -136,13 +145,13 @@ impl Needles {
     }
 }
 
-/// A character as the search sees it: `None` for one that shows nothing ([`is_invisible`]),
-/// else lower-cased, with letters that case-fold to ASCII mapped to that letter.
+/// A character as the search sees it: `None` for one it steps over ([`splits_keys`]), else
+/// lower-cased, with letters that case-fold to ASCII mapped to that letter.
 fn fold(c: char) -> Option<char> {
     if c.is_ascii() {
-        return (!c.is_ascii_control()).then(|| c.to_ascii_lowercase());
+        return (!c.is_ascii_control() && c != ' ').then(|| c.to_ascii_lowercase());
     }
-    if is_invisible(c) {
+    if splits_keys(c) {
         return None;
     }
     only_ascii(c.to_lowercase())

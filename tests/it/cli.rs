@@ -1,7 +1,7 @@
 //! The command line: `--help`, `tools`, `call` (output and exit status), usage errors, shell
 //! completions, the demo (`media-mcp-demo`), configuration errors that name the variable (and
-//! never echo a key), the config file, and the compiled component cache (the second start skips
-//! compilation).
+//! never echo a key), the config file, the compiled component cache (the second start skips
+//! compilation), and where `serve --http` finds its component.
 
 use host_harness::config::VARIABLES;
 use media_mcp_fakes::ombi::FakeOmbi;
@@ -447,5 +447,61 @@ fn demo_lists_tools_and_tours_without_showing_its_key() {
                 == 32
         });
         assert!(!leaked, "the demo key is printed:\n{text}");
+    }
+}
+
+#[test]
+fn serve_http_finds_the_http_component_beside_the_plugin_setting() {
+    let plugin = media_mcp_tests::component_file();
+    let env = Env::new().set("MEDIA_MCP_HTTP_AUTH", "off");
+    for named in ["--component", "MEDIA_MCP_COMPONENT"] {
+        let plugin_arg = plugin.display().to_string();
+        let (args, env) = if named == "--component" {
+            (
+                vec![
+                    "serve",
+                    "--http",
+                    "127.0.0.1:0",
+                    "--component",
+                    plugin_arg.as_str(),
+                ],
+                env.clone(),
+            )
+        } else {
+            (
+                vec!["serve", "--http", "127.0.0.1:0"],
+                env.clone().set("MEDIA_MCP_COMPONENT", &plugin_arg),
+            )
+        };
+        let mut h = Harness::spawn(&args, &env);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while !h.stderr().contains("serving MCP over HTTP") {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{named}: did not start: {}",
+                h.stderr()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(h.stderr().contains("media_mcp_http.wasm"), "{}", h.stderr());
+        // Dropping the harness kills the server.
+        drop(h);
+    }
+    let out = run_cli(
+        &[
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--component",
+            "/nonexistent/media_mcp.wasm",
+        ],
+        &Env::new().set("MEDIA_MCP_HTTP_AUTH", "off"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    for looked in [
+        "/nonexistent/media_mcp_http.wasm",
+        "/nonexistent/media_mcp.wasm",
+    ] {
+        assert!(out.stderr.contains(looked), "{looked}: {}", out.stderr);
     }
 }

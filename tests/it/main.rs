@@ -5,6 +5,8 @@
 //! * `component`: what the built components (plugin, HTTP composition) import, their sizes;
 //! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
 //! * `mcp_stdio`: handshake versions, tools/list, ping, protocol errors, concurrency;
+//! * `mcp_modern`: MCP 2026-07-28 over stdio (discover, per-request `_meta`, rmcp's client);
+//! * `http_front`: `serve --http` under descriptor exhaustion, stalled bodies, proxy tokens, CORS;
 //! * `long_calls`: progress notifications while a call runs, cancellation of a running call;
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
@@ -27,7 +29,9 @@ mod cli;
 mod component;
 mod fake_ombi;
 mod faults;
+mod http_front;
 mod long_calls;
+mod mcp_modern;
 mod mcp_stdio;
 mod moviepilot;
 mod moviepilot_faults;

@@ -5,7 +5,8 @@ both, against a fake Ombi on loopback.
 * the official Python SDK client (streamable HTTP) lists and calls tools with a bearer token,
   and the fake Ombi sees the token's user as `UserName`;
 * the negative cases with plain HTTP requests (401, 403, 404, 405, 406, 413, 415, -32700,
-  batches, an unsupported MCP-Protocol-Version, a principal in `_meta`);
+  batches, an unsupported MCP-Protocol-Version (-32022 with the request's id), a principal in
+  `_meta`);
 * two replicas behind a round-robin proxy serve one client session;
 * the TypeScript SDK client and MCP Inspector's CLI (test_http_node.py).
 
@@ -151,7 +152,8 @@ CALL = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         ("text/plain body", "POST", "/mcp", {"Content-Type": "text/plain"}, CALL, 415, -32000),
         ("not JSON", "POST", "/mcp", {}, "{not json", 400, -32700),
         ("batch", "POST", "/mcp", {}, f"[{CALL}]", 400, -32600),
-        ("old protocol header", "POST", "/mcp", {"MCP-Protocol-Version": "2024-11-05"}, CALL, 400, -32000),
+        # Checked once the body is read, so the error carries the request's id.
+        ("unsupported protocol header", "POST", "/mcp", {"MCP-Protocol-Version": "1999-01-01"}, CALL, 400, -32022),
     ],
 )
 def test_refusals(server, upstream, case, method, path, headers, body, status, code):
@@ -162,7 +164,11 @@ def test_refusals(server, upstream, case, method, path, headers, body, status, c
     got, hdrs, data = post(server.url.replace("/mcp", path), body, h, method=method)
     assert got == status, f"{case}: {data!r}"
     answer = json.loads(data)
-    assert answer["error"]["code"] == code and answer["id"] is None, case
+    expected_id = 2 if code == -32022 else None
+    assert answer["error"]["code"] == code and answer["id"] == expected_id, case
+    if code == -32022:
+        assert answer["error"]["data"]["requested"] == "1999-01-01"
+        assert "2026-07-28" in answer["error"]["data"]["supported"]
     if status == 401:
         assert hdrs["www-authenticate"].startswith("Bearer")
     if status == 405:

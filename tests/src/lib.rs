@@ -133,7 +133,8 @@ impl Env {
         self
     }
 
-    fn apply(&self, command: &mut Command) {
+    /// Sets these variables on `command` (and nothing else of the caller's environment).
+    pub fn apply(&self, command: &mut Command) {
         command.env_clear();
         for (name, value) in &self.0 {
             command.env(name, value);

@@ -13,16 +13,43 @@ use crate::prelude::*;
 /// Tokens shorter than this are refused at start-up: a guessable token is no authentication.
 pub const MIN_TOKEN_CHARS: usize = 16;
 
-/// The configured tokens, as `(user, sha256(token))`. `Debug` shows only the users.
+/// User names longer than this are refused (the plugin refuses them on every call: they
+/// travel as the `UserName` header).
+pub const MAX_USER_NAME_CHARS: usize = 256;
+
+/// What a configured token is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `MEDIA_MCP_HTTP_TOKENS`: the token acts as its own user, whatever the request says.
+    User,
+    /// `MEDIA_MCP_HTTP_PROXY_TOKENS`: the token is an authenticating proxy's, and the user is
+    /// the one its user header names.
+    Proxy,
+}
+
+/// The holder of a presented token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bearer<'t> {
+    /// A user token, acting as this user.
+    User(&'t str),
+    /// A proxy token, labelled so.
+    Proxy(&'t str),
+}
+
+/// The configured tokens, as `(name, sha256(token), role)`: the name is the user a user token
+/// acts as, or a proxy token's label. `Debug` shows only the names.
 #[derive(Clone, PartialEq, Eq)]
 pub struct TokenTable {
-    entries: Vec<(String, [u8; 32])>,
+    entries: Vec<(String, [u8; 32], Role)>,
 }
 
 impl fmt::Debug for TokenTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
-            .entries(self.entries.iter().map(|(user, _)| user))
+            .entries(self.entries.iter().map(|(name, _, role)| match role {
+                Role::User => name.clone(),
+                Role::Proxy => format!("proxy {name}"),
+            }))
             .finish()
     }
 }
@@ -36,6 +63,8 @@ pub enum TokenError {
     Weak(String),
     /// Two entries share one token.
     Duplicate(String),
+    /// This user name cannot be sent upstream (the reason says why).
+    BadUser(usize, &'static str),
 }
 
 impl fmt::Display for TokenError {
@@ -52,6 +81,7 @@ impl fmt::Display for TokenError {
             TokenError::Duplicate(user) => {
                 write!(f, "the token of {user:?} is also given to another user")
             }
+            TokenError::BadUser(n, why) => write!(f, "the user of entry {n} {why}"),
         }
     }
 }
@@ -68,12 +98,29 @@ fn same_digest(a: &[u8; 32], b: &[u8; 32]) -> bool {
 
 impl TokenTable {
     /// Parses `user=token,user=token`. A user may hold several tokens; a token may contain `=`.
+    /// User names are checked by the rule every call applies to the user it acts as.
     ///
     /// # Errors
     ///
-    /// A malformed entry, a weak token or a token given twice.
+    /// A malformed entry, a user name that cannot be sent, a weak token or a token given twice.
     pub fn parse(text: &str) -> Result<TokenTable, TokenError> {
-        let mut entries: Vec<(String, [u8; 32])> = Vec::new();
+        TokenTable::empty().with(text, Role::User)
+    }
+
+    /// A table without tokens.
+    pub fn empty() -> TokenTable {
+        TokenTable {
+            entries: Vec::new(),
+        }
+    }
+
+    /// This table plus the `label=token,...` entries of `text` in `role`.
+    ///
+    /// # Errors
+    ///
+    /// As [`TokenTable::parse`]; a token may not be both a user's and a proxy's.
+    pub fn with(mut self, text: &str, role: Role) -> Result<TokenTable, TokenError> {
+        let entries = &mut self.entries;
         for (i, entry) in text.split(',').enumerate() {
             let Some((user, token)) = entry.split_once('=') else {
                 return Err(TokenError::Malformed(i + 1));
@@ -82,28 +129,67 @@ impl TokenTable {
             if user.is_empty() {
                 return Err(TokenError::Malformed(i + 1));
             }
+            check_user_name(user).map_err(|why| TokenError::BadUser(i + 1, why))?;
             if token.chars().count() < MIN_TOKEN_CHARS || token.contains(char::is_whitespace) {
                 return Err(TokenError::Weak(user.to_owned()));
             }
             let hash = digest(token.as_bytes());
-            if entries.iter().any(|(_, h)| *h == hash) {
+            if entries.iter().any(|(_, h, _)| *h == hash) {
                 return Err(TokenError::Duplicate(user.to_owned()));
             }
-            entries.push((user.to_owned(), hash));
+            entries.push((user.to_owned(), hash, role));
         }
-        Ok(TokenTable { entries })
+        Ok(self)
     }
 
-    /// The user `token` acts as, if it is a configured token.
-    pub fn user_of(&self, token: &[u8]) -> Option<&str> {
+    /// Who holds `token`, if it is a configured token.
+    pub fn bearer(&self, token: &[u8]) -> Option<Bearer<'_>> {
         let presented = digest(token);
         let mut found = None;
-        for (user, hash) in &self.entries {
+        for (name, hash, role) in &self.entries {
             if same_digest(&presented, hash) {
-                found = Some(user.as_str());
+                found = Some(match role {
+                    Role::User => Bearer::User(name.as_str()),
+                    Role::Proxy => Bearer::Proxy(name.as_str()),
+                });
             }
         }
         found
+    }
+
+    /// The user `token` acts as, if it is a configured user token.
+    pub fn user_of(&self, token: &[u8]) -> Option<&str> {
+        match self.bearer(token)? {
+            Bearer::User(user) => Some(user),
+            Bearer::Proxy(_) => None,
+        }
+    }
+
+    /// Whether some token is a proxy's.
+    pub fn has_proxies(&self) -> bool {
+        self.entries.iter().any(|(_, _, role)| *role == Role::Proxy)
+    }
+}
+
+/// Checks a user name by the rule the plugin applies to every call's user (it travels as the
+/// `UserName` header): printable ASCII, at most [`MAX_USER_NAME_CHARS`], no list separator.
+///
+/// # Errors
+///
+/// Why the name cannot be used, as the end of a sentence naming it.
+pub fn check_user_name(user: &str) -> Result<(), &'static str> {
+    if user.is_empty() {
+        Err("is empty")
+    } else if !user.bytes().all(|b| b == b' ' || b.is_ascii_graphic()) {
+        Err(
+            "must be printable ASCII: it is sent as the UserName header, and header values carry ASCII only",
+        )
+    } else if user.len() > MAX_USER_NAME_CHARS {
+        Err("must be at most 256 characters: it is sent as the UserName header")
+    } else if user.contains(',') {
+        Err("must not contain a comma: a comma separates the values of a list")
+    } else {
+        Ok(())
     }
 }
 
@@ -133,21 +219,60 @@ pub enum Identity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unauthorized(pub &'static str);
 
+/// Why a request is refused before it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// 401: no valid credential.
+    Unauthorized(Unauthorized),
+    /// 403: a valid credential asking for what it may not (a user token naming another user).
+    Forbidden(&'static str),
+    /// 400: headers that cannot be read one way only (two `Authorization` headers, two user
+    /// headers, a list in one).
+    BadRequest(&'static str),
+}
+
+impl Refused {
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> u16 {
+        match self {
+            Refused::Unauthorized(_) => 401,
+            Refused::Forbidden(_) => 403,
+            Refused::BadRequest(_) => 400,
+        }
+    }
+
+    /// The message, safe to send to the client.
+    pub fn message(&self) -> &'static str {
+        match self {
+            Refused::Unauthorized(Unauthorized(m))
+            | Refused::Forbidden(m)
+            | Refused::BadRequest(m) => m,
+        }
+    }
+}
+
 /// Authenticates a request from its `Authorization` header and, when `user_header` (a
-/// trusted proxy's header, lower-case) is configured, that header (`header` looks a header up
-/// by lower-case name).
+/// trusted proxy's header, lower-case) is configured, that header. `headers` gives every value
+/// of a header by lower-case name, in order.
+///
+/// A user token acts as its own user: a user header naming someone else is 403. A proxy token
+/// (and, with authentication off, any request) acts as the user its user header names, which
+/// is required. A header given twice, or a user header holding a list, is 400: a proxy that
+/// appends rather than replaces would otherwise let the client choose.
 ///
 /// # Errors
 ///
-/// No valid token, no user header where one is required, or no authentication configured.
+/// No valid token, no user header where one is required, ambiguous headers, or no
+/// authentication configured.
 pub fn authenticate<'h>(
     mode: &AuthMode,
     user_header: Option<&str>,
-    header: impl Fn(&str) -> Option<&'h [u8]>,
-) -> Result<Identity, Unauthorized> {
-    let from_token = match mode {
+    headers: impl Fn(&str) -> Vec<&'h [u8]>,
+) -> Result<Identity, Refused> {
+    let unauthorized = |m| Refused::Unauthorized(Unauthorized(m));
+    let bearer = match mode {
         AuthMode::Unconfigured if user_header.is_none() => {
-            return Err(Unauthorized(
+            return Err(unauthorized(
                 "no access token is configured: set MEDIA_MCP_HTTP_TOKENS=user=token,... \
                  (each token acts as that Ombi user), or MEDIA_MCP_HTTP_AUTH=off for loopback \
                  or behind an authenticating proxy",
@@ -155,26 +280,66 @@ pub fn authenticate<'h>(
         }
         AuthMode::Unconfigured | AuthMode::Off => None,
         AuthMode::Tokens(table) => {
-            let token = header("authorization")
-                .and_then(bearer_token)
-                .ok_or(Unauthorized("a bearer token is required"))?;
-            let user = table
-                .user_of(token)
-                .ok_or(Unauthorized("the bearer token is not valid"))?;
-            Some(user.to_owned())
+            let token = match headers("authorization").as_slice() {
+                [] => None,
+                [one] => bearer_token(one),
+                _ => {
+                    return Err(Refused::BadRequest("two Authorization headers: send one"));
+                }
+            }
+            .ok_or(unauthorized("a bearer token is required"))?;
+            Some(
+                table
+                    .bearer(token)
+                    .ok_or(unauthorized("the bearer token is not valid"))?,
+            )
         }
     };
-    if let Some(name) = user_header {
-        let user = header(name)
-            .and_then(|v| core::str::from_utf8(v).ok())
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .ok_or(Unauthorized(
-                "the request did not come through the authenticating proxy",
-            ))?;
-        return Ok(Identity::User(user.to_owned()));
+    let named = match user_header {
+        None => None,
+        Some(name) => match headers(name).as_slice() {
+            [] => None,
+            [one] => {
+                let user = core::str::from_utf8(one)
+                    .map(str::trim)
+                    .map_err(|_| Refused::BadRequest("the user header is not ASCII"))?;
+                if user.contains(',') {
+                    return Err(Refused::BadRequest(
+                        "the user header holds a list: it must name one user",
+                    ));
+                }
+                if check_user_name(user).is_err() {
+                    return Err(Refused::BadRequest(
+                        "the user header does not name a user that can be sent upstream",
+                    ));
+                }
+                Some(user)
+            }
+            _ => {
+                return Err(Refused::BadRequest(
+                    "the user header is given more than once: it must name one user",
+                ));
+            }
+        },
+    };
+    match (bearer, named) {
+        (Some(Bearer::User(user)), None) => Ok(Identity::User(user.to_owned())),
+        (Some(Bearer::User(user)), Some(named)) if named == user => {
+            Ok(Identity::User(user.to_owned()))
+        }
+        (Some(Bearer::User(_)), Some(_)) => Err(Refused::Forbidden(
+            "this token acts as its own user and cannot name another; only a proxy token \
+             (MEDIA_MCP_HTTP_PROXY_TOKENS) may pass the user header",
+        )),
+        (Some(Bearer::Proxy(_)) | None, Some(named)) => Ok(Identity::User(named.to_owned())),
+        (Some(Bearer::Proxy(_)), None) => Err(unauthorized(
+            "the request did not come through the authenticating proxy",
+        )),
+        (None, None) if user_header.is_some() => Err(unauthorized(
+            "the request did not come through the authenticating proxy",
+        )),
+        (None, None) => Ok(Identity::Default),
     }
-    Ok(from_token.map_or(Identity::Default, Identity::User))
 }
 
 /// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive).
@@ -206,12 +371,13 @@ mod tests {
         TokenTable::parse(&format!("alice={ALICE}, bob = {BOB}")).unwrap()
     }
 
-    fn auth(s: &Setup, headers: &[(&str, &str)]) -> Result<Identity, Unauthorized> {
+    fn auth(s: &Setup, headers: &[(&str, &str)]) -> Result<Identity, Refused> {
         authenticate(&s.0, s.1, |name| {
             headers
                 .iter()
-                .find(|(k, _)| *k == name)
+                .filter(|(k, _)| *k == name)
                 .map(|(_, v)| v.as_bytes())
+                .collect()
         })
     }
 
@@ -273,8 +439,8 @@ mod tests {
     fn unconfigured_refuses_everything_with_how_to_configure() {
         let s = settings(AuthMode::Unconfigured, None);
         let e = auth(&s, &[("authorization", "Bearer anything-at-all-123")]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_TOKENS"), "{e:?}");
-        assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH=off"), "{e:?}");
+        assert!(e.message().contains("MEDIA_MCP_HTTP_TOKENS"), "{e:?}");
+        assert!(e.message().contains("MEDIA_MCP_HTTP_AUTH=off"), "{e:?}");
     }
 
     #[test]
@@ -294,13 +460,112 @@ mod tests {
             assert!(auth(&s, &[]).is_err());
             assert!(auth(&s, &[("remote-user", "  ")]).is_err());
         }
-        // With tokens too, the token authenticates the proxy and the header names the user.
+        // A user token acts as its user; it cannot pick another with the header.
         let s = settings(AuthMode::Tokens(table()), Some("remote-user"));
         let bearer = format!("Bearer {ALICE}");
         assert_eq!(
-            auth(&s, &[("authorization", &bearer), ("remote-user", "carol")]),
+            auth(&s, &[("authorization", &bearer)]),
+            Ok(Identity::User("alice".into()))
+        );
+        assert_eq!(
+            auth(&s, &[("authorization", &bearer), ("remote-user", "alice")]),
+            Ok(Identity::User("alice".into()))
+        );
+        let e = auth(&s, &[("authorization", &bearer), ("remote-user", "carol")]).unwrap_err();
+        assert_eq!(e.status(), 403, "{e:?}");
+        assert!(e.message().contains("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e:?}");
+        assert!(auth(&s, &[("remote-user", "carol")]).is_err());
+    }
+
+    const PROXY: &str = "proxy-token-0123456789";
+
+    fn with_proxy() -> Setup {
+        let table = table()
+            .with(&format!("authelia={PROXY}"), Role::Proxy)
+            .unwrap();
+        settings(AuthMode::Tokens(table), Some("remote-user"))
+    }
+
+    #[test]
+    fn a_proxy_token_passes_the_user_header_and_requires_it() {
+        let s = with_proxy();
+        let bearer = format!("Bearer {PROXY}");
+        assert_eq!(
+            auth(
+                &s,
+                &[("authorization", &bearer), ("remote-user", " carol ")]
+            ),
             Ok(Identity::User("carol".into()))
         );
-        assert!(auth(&s, &[("remote-user", "carol")]).is_err());
+        let e = auth(&s, &[("authorization", &bearer)]).unwrap_err();
+        assert_eq!(e.status(), 401, "{e:?}");
+        assert_eq!(
+            format!("{:?}", table_of(&s)),
+            r#"["alice", "bob", "proxy authelia"]"#
+        );
+        assert_eq!(table_of(&s).user_of(PROXY.as_bytes()), None);
+    }
+
+    fn table_of(s: &Setup) -> &TokenTable {
+        match &s.0 {
+            AuthMode::Tokens(t) => t,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn two_user_headers_or_a_list_in_one_are_400() {
+        let bearer = format!("Bearer {PROXY}");
+        for s in [with_proxy(), settings(AuthMode::Off, Some("remote-user"))] {
+            for headers in [
+                vec![("remote-user", "carol"), ("remote-user", "bob")],
+                vec![("remote-user", "carol, bob")],
+                vec![("remote-user", "caf\u{e9}")],
+            ] {
+                let mut headers = headers;
+                headers.push(("authorization", &bearer));
+                let e = auth(&s, &headers).unwrap_err();
+                assert_eq!(e.status(), 400, "{headers:?}: {e:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_authorization_headers_are_400() {
+        let s = settings(AuthMode::Tokens(table()), None);
+        let alice = format!("Bearer {ALICE}");
+        let bob = format!("Bearer {BOB}");
+        let e = auth(&s, &[("authorization", &alice), ("authorization", &bob)]).unwrap_err();
+        assert_eq!(e.status(), 400, "{e:?}");
+        assert!(!e.message().contains(ALICE) && !e.message().contains(BOB));
+    }
+
+    #[test]
+    fn token_users_are_checked_like_every_calls_user() {
+        for (text, entry) in [
+            (format!("caf\u{e9}={ALICE}"), 1),
+            (format!("alice={ALICE},a\tb={BOB}"), 2),
+            (
+                format!("{}={ALICE}", "u".repeat(MAX_USER_NAME_CHARS + 1)),
+                1,
+            ),
+        ] {
+            match TokenTable::parse(&text) {
+                Err(e @ TokenError::BadUser(n, _)) => {
+                    assert_eq!(n, entry, "{e}");
+                    assert!(!e.to_string().contains(ALICE), "{e}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+        assert!(TokenTable::parse(&format!("Alice Smith={ALICE}")).is_ok());
+    }
+
+    #[test]
+    fn a_token_cannot_be_a_users_and_a_proxys() {
+        assert_eq!(
+            table().with(&format!("authelia={ALICE}"), Role::Proxy),
+            Err(TokenError::Duplicate("authelia".into()))
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::auth::{AuthMode, TokenError, TokenTable};
+use crate::auth::{AuthMode, Role, TokenError, TokenTable};
 use crate::prelude::*;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
@@ -67,6 +67,7 @@ impl Settings {
     /// |---|---|
     /// | `MEDIA_MCP_HTTP_PATH` | the MCP path (default `/mcp`) |
     /// | `MEDIA_MCP_HTTP_TOKENS` | `user=token,...`: each bearer token acts as that upstream user |
+    /// | `MEDIA_MCP_HTTP_PROXY_TOKENS` | `label=token,...`: tokens of authenticating proxies, which name the user in the user header |
     /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token (default: tokens) |
     /// | `MEDIA_MCP_HTTP_USER_HEADER` | a header set by a trusted proxy naming the user (off) |
     /// | `MEDIA_MCP_HTTP_ALLOWED_ORIGINS` | `scheme://host[:port],...` browser origins allowed besides loopback |
@@ -83,9 +84,22 @@ impl Settings {
                     .to_owned(),
             ));
         }
-        let tokens = match get("MEDIA_MCP_HTTP_TOKENS") {
-            None => None,
-            Some(text) => Some(TokenTable::parse(&text).map_err(token_error)?),
+        let users = get("MEDIA_MCP_HTTP_TOKENS");
+        let proxies = get("MEDIA_MCP_HTTP_PROXY_TOKENS");
+        let tokens = match (&users, &proxies) {
+            (None, None) => None,
+            _ => {
+                let table = match &users {
+                    Some(text) => TokenTable::parse(text).map_err(token_error)?,
+                    None => TokenTable::empty(),
+                };
+                Some(match &proxies {
+                    Some(text) => table
+                        .with(text, Role::Proxy)
+                        .map_err(|e| ConfigError(format!("MEDIA_MCP_HTTP_PROXY_TOKENS: {e}")))?,
+                    None => table,
+                })
+            }
         };
         let off = match get("MEDIA_MCP_HTTP_AUTH").as_deref().map(str::trim) {
             None | Some("token" | "tokens") => false,
@@ -124,6 +138,24 @@ impl Settings {
                 Some(name)
             }
         };
+        match (&user_header, users.is_some(), proxies.is_some()) {
+            (None, _, true) => {
+                return Err(ConfigError(
+                    "MEDIA_MCP_HTTP_PROXY_TOKENS needs MEDIA_MCP_HTTP_USER_HEADER: the header the \
+                     proxy names the user in"
+                        .to_owned(),
+                ));
+            }
+            (Some(_), true, false) => {
+                return Err(ConfigError(
+                    "MEDIA_MCP_HTTP_USER_HEADER is set with MEDIA_MCP_HTTP_TOKENS only: each of \
+                     those tokens acts as its own user; put the authenticating proxy's token in \
+                     MEDIA_MCP_HTTP_PROXY_TOKENS"
+                        .to_owned(),
+                ));
+            }
+            _ => {}
+        }
         let mut allowed_origins = Vec::new();
         for origin in get("MEDIA_MCP_HTTP_ALLOWED_ORIGINS")
             .unwrap_or_default()
@@ -263,5 +295,26 @@ mod tests {
             "{e}"
         );
         assert!(!e.0.contains("short:") && !e.0.contains("\"short"), "{e}");
+    }
+
+    #[test]
+    fn proxy_tokens_need_the_user_header_and_user_tokens_do_not_take_it() {
+        let user = ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef");
+        let proxy = ("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=fedcba9876543210");
+        let header = ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User");
+        let e = settings(&[proxy]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_HTTP_USER_HEADER"), "{e}");
+        let e = settings(&[user, header]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
+        let s = settings(&[user, proxy, header]).unwrap();
+        let AuthMode::Tokens(table) = &s.auth else {
+            panic!("{s:?}")
+        };
+        assert!(table.has_proxies());
+        assert!(settings(&[proxy, header]).is_ok());
+        let e = settings(&[("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=short"), header]).unwrap_err();
+        assert!(e.0.starts_with("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
+        let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "caf\u{e9}=0123456789abcdef")]).unwrap_err();
+        assert!(e.0.contains("entry 1") && e.0.contains("ASCII"), "{e}");
     }
 }

@@ -69,14 +69,14 @@ fn respond(request: &IncomingRequest) -> Response {
         path_with_query: &path,
         headers: &headers,
     };
-    let admitted = match http::admit(&settings, &head) {
-        Ok(admitted) => admitted,
-        Err(refusal) => return refusal,
+    let answer = match http::admit(&settings, &head) {
+        Ok(admitted) => match read_body(request, admitted.body_cap) {
+            Ok(body) => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
+            Err(answer) => answer,
+        },
+        Err(refusal) => refusal,
     };
-    match read_body(request, admitted.body_cap) {
-        Ok(body) => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
-        Err(answer) => answer,
-    }
+    http::with_cors(&settings, &head, answer)
 }
 
 fn method_name(method: &Method) -> String {

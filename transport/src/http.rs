@@ -1,20 +1,24 @@
 //! The HTTP side of MCP Streamable HTTP, before any body is read: path, Origin, method,
-//! authentication, `Content-Type`, `Accept`, `MCP-Protocol-Version` and `Content-Length`.
-//! Every refusal is a [`Response`] whose body is a JSON-RPC error without an id.
+//! authentication, `Content-Type`, `Accept` and `Content-Length`. Every refusal is a
+//! [`Response`] whose body is a JSON-RPC error without an id. The protocol version is checked
+//! once the body is read ([`crate::era`]), so that its error carries the request's id.
 
+use media_mcp_wire::{code, version};
 use serde_json::json;
 
 use crate::auth::{self, Identity};
 use crate::config::{MAX_BODY_BYTES, Settings};
+use crate::era::McpHeaders;
+use crate::cors::{self, origin_allowed};
 use crate::prelude::*;
 
-/// The protocol versions spoken over Streamable HTTP, newest first; the first is the answer to
-/// a client asking for one we do not speak (`initialize`), and an `MCP-Protocol-Version`
-/// header must name one of them.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+/// The protocol versions spoken over Streamable HTTP (the same as over stdio), newest first.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = version::SUPPORTED;
 
-/// JSON-RPC code of refusals by the HTTP layer (the range the spec leaves to servers).
-pub const TRANSPORT_ERROR: i64 = -32000;
+/// JSON-RPC code of refusals by the HTTP layer to legacy requests (the range the spec leaves
+/// to implementations); a request declaring a modern `MCP-Protocol-Version` gets
+/// [`code::INVALID_REQUEST`] instead, since modern requests never see -32000..-32019.
+pub const TRANSPORT_ERROR: i64 = code::TRANSPORT_ERROR;
 
 /// One HTTP answer, in plain types.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +62,17 @@ impl Response {
         self.headers.push((name, value.to_owned()));
         self
     }
+
+    /// The same refusal with JSON-RPC code `code`.
+    fn with_code(mut self, code: i64) -> Response {
+        if let Ok(mut body) = serde_json::from_slice::<serde_json::Value>(&self.body)
+            && body["error"].is_object()
+        {
+            body["error"]["code"] = json!(code);
+            self.body = body.to_string().into_bytes();
+        }
+        self
+    }
 }
 
 /// How a JSON-RPC answer is sent: as a JSON body, or as one SSE event when the client accepts
@@ -79,6 +94,10 @@ pub struct Admitted {
     pub format: ReplyFormat,
     /// Read at most this many body bytes; more is 413.
     pub body_cap: usize,
+    /// Whether the client accepts `text/event-stream` (a `subscriptions/listen` answer).
+    pub event_stream: bool,
+    /// The MCP request headers, checked against the body once it is read.
+    pub mcp: McpHeaders,
 }
 
 /// The request line and headers, in plain types.
@@ -101,6 +120,15 @@ impl<'a> Head<'a> {
             .map(|(_, v)| v.as_slice())
     }
 
+    /// Every value of a header (`name` lower-case), in order.
+    pub fn header_values(&self, name: &str) -> Vec<&'a [u8]> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
+            .collect()
+    }
+
     fn header_str(&self, name: &str) -> Option<&'a str> {
         self.header(name)
             .and_then(|v| core::str::from_utf8(v).ok())
@@ -108,14 +136,30 @@ impl<'a> Head<'a> {
     }
 }
 
-/// Decides whether a request may proceed, in this order: path (404), Origin (403), method (405
-/// with `Allow: POST`), authentication (401 with `WWW-Authenticate: Bearer`), `Content-Type`
-/// (415), `Accept` (406), `MCP-Protocol-Version` (400), `Content-Length` (413).
+/// Decides whether a request may proceed, in this order: path (404), Origin (403), a CORS
+/// preflight from an allowed `Origin` (204), method (405 with `Allow: POST`), authentication
+/// (401 with `WWW-Authenticate: Bearer`; 400 for two `Authorization` or user headers, 403 for
+/// a user token naming another user), `Content-Type` (415), `Accept` (406),
+/// `Content-Length` (413). Whatever is answered goes through
+/// [`with_cors`].
 ///
 /// # Errors
 ///
 /// The refusal to send.
 pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response> {
+    let modern = head
+        .header_str("mcp-protocol-version")
+        .is_some_and(version::is_modern_era);
+    admit_any_era(settings, head).map_err(|refusal| {
+        if modern {
+            refusal.with_code(code::INVALID_REQUEST)
+        } else {
+            refusal
+        }
+    })
+}
+
+fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response> {
     let path = head
         .path_with_query
         .split_once('?')
@@ -136,6 +180,15 @@ pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response>
             "forbidden: this Origin is not allowed (see MEDIA_MCP_HTTP_ALLOWED_ORIGINS)",
         ));
     }
+    if head.method == "OPTIONS"
+        && let Some(origin) = head.header_str("origin")
+    {
+        return Err(Response {
+            status: 204,
+            headers: cors::preflight_headers(origin),
+            body: Vec::new(),
+        });
+    }
     if head.method != "POST" {
         return Err(Response::error(
             405,
@@ -145,11 +198,14 @@ pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response>
         .with_header("allow", "POST"));
     }
     let identity = auth::authenticate(&settings.auth, settings.user_header.as_deref(), |name| {
-        head.header(name)
+        head.header_values(name)
     })
-    .map_err(|e| {
-        Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
-            .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
+    .map_err(|e| match e {
+        auth::Refused::Unauthorized(e) => {
+            Response::error(401, TRANSPORT_ERROR, &format!("unauthorized: {}", e.0))
+                .with_header("www-authenticate", r#"Bearer realm="media-mcp""#)
+        }
+        other => Response::error(other.status(), TRANSPORT_ERROR, other.message()),
     })?;
     let content_type = head.header_str("content-type").unwrap_or("");
     if !media_type(content_type).eq_ignore_ascii_case("application/json") {
@@ -166,18 +222,6 @@ pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response>
             "not acceptable: accept application/json or text/event-stream",
         )
     })?;
-    if let Some(version) = head.header_str("mcp-protocol-version")
-        && !SUPPORTED_PROTOCOL_VERSIONS.contains(&version)
-    {
-        return Err(Response::error(
-            400,
-            TRANSPORT_ERROR,
-            &format!(
-                "unsupported MCP-Protocol-Version {version:?}; supported: {}",
-                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-            ),
-        ));
-    }
     if let Some(length) = head.header_str("content-length")
         && length
             .parse::<u64>()
@@ -189,7 +233,36 @@ pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response>
         identity,
         format,
         body_cap: MAX_BODY_BYTES,
+        event_stream: accepts(head.header_str("accept"), "text/event-stream"),
+        mcp: McpHeaders {
+            protocol_version: head.header("mcp-protocol-version").map(<[u8]>::to_vec),
+            method: head.header("mcp-method").map(<[u8]>::to_vec),
+            name: head.header("mcp-name").map(<[u8]>::to_vec),
+        },
     })
+}
+
+/// The CORS headers of any answer to `head`: its `Origin` when that is allowed, else none.
+pub fn cors_headers(settings: &Settings, head: &Head<'_>) -> Vec<(&'static str, String)> {
+    match head.header_str("origin") {
+        Some(origin) if origin_allowed(origin.as_bytes(), &settings.allowed_origins) => {
+            cors::answer_headers(origin)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `response` with the CORS headers of `head` added, unless it has them already (a preflight
+/// answer does).
+pub fn with_cors(settings: &Settings, head: &Head<'_>, mut response: Response) -> Response {
+    if !response
+        .headers
+        .iter()
+        .any(|(name, _)| *name == "access-control-allow-origin")
+    {
+        response.headers.extend(cors_headers(settings, head));
+    }
+    response
 }
 
 /// The 413 answer (also sent when a body without `Content-Length` grows past the cap).
@@ -209,10 +282,23 @@ fn media_type(value: &str) -> &str {
 /// The answer format an `Accept` header allows: JSON when it can, else an event stream.
 /// A missing header accepts anything; a range with `q=0` is refused.
 fn reply_format(accept: Option<&str>) -> Option<ReplyFormat> {
+    if accepts(accept, "application/json") {
+        Some(ReplyFormat::Json)
+    } else if accepts(accept, "text/event-stream") {
+        Some(ReplyFormat::EventStream)
+    } else {
+        None
+    }
+}
+
+/// Whether an `Accept` header allows media type `kind` (a missing header allows anything; a
+/// range with `q=0` allows nothing).
+fn accepts(accept: Option<&str>, kind: &str) -> bool {
     let Some(accept) = accept else {
-        return Some(ReplyFormat::Json);
+        return true;
     };
-    let ranges: Vec<&str> = accept
+    let (major, _) = kind.split_once('/').unwrap_or((kind, ""));
+    accept
         .split(',')
         .filter(|range| {
             !range.split(';').skip(1).any(|p| {
@@ -223,43 +309,12 @@ fn reply_format(accept: Option<&str>) -> Option<ReplyFormat> {
             })
         })
         .map(media_type)
-        .collect();
-    let allows = |kind: &str| {
-        let (major, _) = kind.split_once('/').unwrap_or((kind, ""));
-        ranges.iter().any(|r| {
+        .any(|r| {
             r.eq_ignore_ascii_case(kind)
-                || *r == "*/*"
+                || r == "*/*"
                 || r.strip_suffix("/*")
                     .is_some_and(|m| m.eq_ignore_ascii_case(major))
         })
-    };
-    if allows("application/json") {
-        Some(ReplyFormat::Json)
-    } else if allows("text/event-stream") {
-        Some(ReplyFormat::EventStream)
-    } else {
-        None
-    }
-}
-
-/// Whether a browser `Origin` may call: loopback origins and the configured list.
-fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
-    let Ok(origin) = core::str::from_utf8(origin) else {
-        return false;
-    };
-    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
-    if allowed.contains(&origin) {
-        return true;
-    }
-    let Some(("http" | "https", authority)) = origin.split_once("://") else {
-        return false;
-    };
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split_once(']').map(|(h, _)| h)
-    } else {
-        authority.split(':').next()
-    };
-    matches!(host, Some("localhost" | "127.0.0.1" | "::1"))
 }
 
 #[cfg(test)]
@@ -339,7 +394,7 @@ mod tests {
 
     #[test]
     fn get_and_delete_are_405_with_allow_post() {
-        for method in ["GET", "DELETE", "PUT", "OPTIONS"] {
+        for method in ["GET", "DELETE", "PUT"] {
             let r = admit_with(method, "/mcp", &[]).unwrap_err();
             assert_eq!(r.status, 405, "{method}");
             assert_eq!(header(&r, "allow"), Some("POST"));
@@ -450,16 +505,42 @@ mod tests {
     }
 
     #[test]
-    fn protocol_version_header_must_be_supported() {
-        for v in SUPPORTED_PROTOCOL_VERSIONS {
-            assert_eq!(
-                status(admit_with("POST", "/mcp", &[("mcp-protocol-version", v)])),
-                200
-            );
-        }
-        let r = admit_with("POST", "/mcp", &[("mcp-protocol-version", "2024-11-05")]).unwrap_err();
-        assert_eq!(r.status, 400);
-        assert!(String::from_utf8(r.body).unwrap().contains("2025-06-18"));
+    fn the_protocol_version_is_left_to_the_body_and_mcp_headers_are_kept() {
+        let a = admit_with(
+            "POST",
+            "/mcp",
+            &[
+                ("mcp-protocol-version", "1900-01-01"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "read_search"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(a.mcp.protocol_version.as_deref(), Some(&b"1900-01-01"[..]));
+        assert_eq!(a.mcp.method.as_deref(), Some(&b"tools/call"[..]));
+        assert_eq!(a.mcp.name.as_deref(), Some(&b"read_search"[..]));
+        assert!(a.event_stream);
+        let json_only = admit_with("POST", "/mcp", &[("accept", "application/json")]).unwrap();
+        assert!(!json_only.event_stream);
+    }
+
+    #[test]
+    fn modern_refusals_use_no_legacy_code() {
+        let code = |version: &str| {
+            let r = admit_with(
+                "POST",
+                "/mcp",
+                &[
+                    ("mcp-protocol-version", version),
+                    ("content-type", "text/plain"),
+                ],
+            )
+            .unwrap_err();
+            assert_eq!(r.status, 415);
+            serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()["error"]["code"].clone()
+        };
+        assert_eq!(code("2025-11-25"), TRANSPORT_ERROR);
+        assert_eq!(code("2026-07-28"), code::INVALID_REQUEST);
     }
 
     #[test]
@@ -492,5 +573,96 @@ mod tests {
         assert_eq!(body["id"], serde_json::Value::Null);
         assert_eq!(body["error"]["code"], TRANSPORT_ERROR);
         assert_eq!(header(&r, "content-type"), Some("application/json"));
+    }
+
+    #[test]
+    fn a_preflight_from_an_allowed_origin_gets_what_an_mcp_client_needs() {
+        let r =
+            admit_with("OPTIONS", "/mcp", &[("origin", "https://chat.example.com")]).unwrap_err();
+        assert_eq!(r.status, 204);
+        assert!(r.body.is_empty());
+        assert_eq!(
+            header(&r, "access-control-allow-origin"),
+            Some("https://chat.example.com")
+        );
+        assert_eq!(header(&r, "access-control-allow-methods"), Some("POST"));
+        let allowed: Vec<String> = header(&r, "access-control-allow-headers")
+            .unwrap()
+            .split(',')
+            .map(|h| h.trim().to_ascii_lowercase())
+            .collect();
+        assert_eq!(
+            allowed,
+            [
+                "authorization",
+                "content-type",
+                "mcp-protocol-version",
+                "mcp-session-id",
+                "last-event-id",
+                "mcp-method",
+                "mcp-name"
+            ]
+        );
+        // Without credentials: a preflight never carries them.
+        let r = admit_with(
+            "OPTIONS",
+            "/mcp",
+            &[("origin", "http://localhost:6274"), ("authorization", "")],
+        )
+        .unwrap_err();
+        assert_eq!(r.status, 204);
+        // A foreign origin is refused before; OPTIONS without Origin is no preflight.
+        let r = admit_with("OPTIONS", "/mcp", &[("origin", "https://evil.example")]);
+        assert_eq!(status(r), 403);
+        assert_eq!(status(admit_with("OPTIONS", "/mcp", &[])), 405);
+    }
+
+    #[test]
+    fn answers_to_an_allowed_origin_name_it_and_expose_the_mcp_headers() {
+        let h = headers(&[("origin", "https://chat.example.com")]);
+        let head = Head {
+            method: "POST",
+            path_with_query: "/mcp",
+            headers: &h,
+        };
+        let cors = cors_headers(&settings(), &head);
+        let get = |name: &str| {
+            cors.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            get("access-control-allow-origin"),
+            Some("https://chat.example.com")
+        );
+        assert_eq!(
+            get("access-control-expose-headers"),
+            Some("WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version")
+        );
+        let h = headers(&[("origin", "https://evil.example")]);
+        let head = Head {
+            headers: &h,
+            ..head
+        };
+        assert!(cors_headers(&settings(), &head).is_empty());
+    }
+
+    #[test]
+    fn two_authorization_headers_are_400() {
+        let mut h = headers(&[]);
+        h.push((
+            "authorization".into(),
+            b"Bearer other-token-0123456789".to_vec(),
+        ));
+        let r = admit(
+            &settings(),
+            &Head {
+                method: "POST",
+                path_with_query: "/mcp",
+                headers: &h,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(r.status, 400);
     }
 }

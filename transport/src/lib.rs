@@ -5,10 +5,12 @@
 //! `wasm32-wasip2`, [`guest`] adds the thin WIT glue.
 //!
 //! - [`config`]: settings from the environment.
-//! - [`auth`]: bearer tokens mapped to upstream users, the trusted proxy header.
+//! - [`auth`]: bearer tokens mapped to upstream users, proxy tokens and their user header.
+//! - [`cors`]: browser access for the allowed origins.
 //! - [`http`]: what is checked before the body is read (path, Origin, method, auth,
-//!   `Content-Type`, `Accept`, `MCP-Protocol-Version`, size).
-//! - [`mcp`]: one JSON-RPC message per POST: `initialize`, `ping`, `tools/list`, `tools/call`.
+//!   `Content-Type`, `Accept`, size).
+//! - [`era`]: legacy or modern (2026-07-28), and the checks a modern request must pass.
+//! - [`mcp`]: one JSON-RPC message per POST, answered in its era.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -24,6 +26,8 @@ pub(crate) mod prelude {
 
 pub mod auth;
 pub mod config;
+pub mod era;
+pub mod cors;
 pub mod http;
 pub mod mcp;
 

@@ -1,66 +1,29 @@
-//! MCP over one JSON-RPC message per POST, statelessly: `initialize`, `ping`, `tools/list`,
-//! `tools/call`; notifications and client responses are acknowledged with 202. No session id
-//! is issued, so any replica can answer any request.
+//! MCP over one JSON-RPC message per POST, statelessly, in both eras ([`crate::era`]):
 //!
-//! Tool results are mapped as the stdio harness maps them: the envelope in
-//! `structuredContent`, the same object as one text block, `isError` from the plugin, an unknown
-//! tool as JSON-RPC -32602.
+//! - legacy (2025-11-25 and earlier): `initialize`, `ping`, `tools/list`, `tools/call`;
+//! - modern (2026-07-28): `server/discover`, `tools/list`, `tools/call` and
+//!   `subscriptions/listen`; every result carries `resultType: "complete"` and the server's
+//!   identity in `_meta`, `tools/list` and `server/discover` carry caching hints
+//!   ([`media_mcp_wire::cache`]); any other method is 404 with -32601.
+//!
+//! Notifications and client responses are acknowledged with 202. No session id is issued, so
+//! any replica can answer any request. Tool results are mapped as the stdio harness maps them
+//! ([`media_mcp_wire::tool::map_outcome`]); an unknown tool is JSON-RPC -32602.
 
 use serde_json::{Map, Value, json};
 
-use media_mcp_safe_text::{Needles, rewrite_strings};
+use media_mcp_safe_text::{Needles, quote_bounded, rewrite_strings};
+pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME, ToolOutcome, ToolRecord, code};
+use media_mcp_wire::{cache, meta, method, tool, version};
+
+/// Longest part of caller input (a method or tool name) an error quotes, as over stdio.
+pub const MAX_ECHO_CHARS: usize = 64;
 
 use crate::auth::Identity;
+use crate::era::{self, Era, Refusal};
 pub use crate::http::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::http::{Admitted, ReplyFormat, Response};
 use crate::prelude::*;
-
-/// The `_meta` key the stdio harness reads the acting user from; over HTTP the user comes from
-/// authentication only, so a request carrying it is refused.
-pub const PRINCIPAL_META_KEY: &str = "media-mcp/principal";
-
-/// The server's name in `serverInfo` (as over stdio).
-pub const SERVER_NAME: &str = "media-mcp";
-
-/// JSON-RPC error codes.
-pub mod code {
-    /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The JSON is not a JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Bad parameters, or an unknown tool.
-    pub const INVALID_PARAMS: i64 = -32602;
-}
-
-/// One tool as the plugin lists it (schemas and annotations as JSON text).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolRecord {
-    /// Unique name.
-    pub name: String,
-    /// Human-readable title (may be empty).
-    pub title: String,
-    /// What the tool does.
-    pub description: String,
-    /// JSON Schema of the arguments.
-    pub input_schema: String,
-    /// JSON Schema of the result.
-    pub output_schema: String,
-    /// MCP tool annotations.
-    pub annotations: String,
-}
-
-/// The plugin's answer to a call that reached a tool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolOutcome {
-    /// The envelope, as JSON text.
-    pub structured: String,
-    /// The text block.
-    pub text: String,
-    /// MCP `isError`.
-    pub is_error: bool,
-}
 
 /// The plugin as the transport sees it.
 pub trait Tools {
@@ -98,45 +61,56 @@ pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[St
         };
         return Response::error(400, code::INVALID_REQUEST, what);
     };
+    let id = message.get("id").filter(|id| valid_id(id));
+    let refuse = |code: i64, what: &str| {
+        reply(
+            admitted.format,
+            id.unwrap_or(&Value::Null),
+            Err(RpcError::new(code, what.to_owned()).with_status(400)),
+        )
+    };
     if message.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-        return Response::error(
-            400,
+        return refuse(
             code::INVALID_REQUEST,
             "invalid request: jsonrpc must be \"2.0\"",
         );
     }
-    let id = message.get("id");
     let Some(method) = message.get("method") else {
         // A client's response to a server request (there are none) is acknowledged.
-        let response = id.is_some_and(valid_id)
-            && (message.contains_key("result") || message.contains_key("error"));
+        let response =
+            id.is_some() && (message.contains_key("result") || message.contains_key("error"));
         return if response {
             Response::accepted()
         } else {
-            Response::error(
-                400,
+            refuse(
                 code::INVALID_REQUEST,
                 "invalid request: neither a request, a notification nor a response",
             )
         };
     };
     let Value::String(method) = method else {
-        return Response::error(
-            400,
+        return refuse(
             code::INVALID_REQUEST,
             "invalid request: method must be a string",
         );
     };
-    let Some(id) = id else {
-        return Response::accepted();
+    let Some(id) = message.get("id") else {
+        // A notification: no era rules beyond a version this server speaks.
+        return match era::header_version(&admitted.mcp) {
+            Ok(_) => Response::accepted(),
+            Err(refusal) => reply(admitted.format, &Value::Null, Err(refusal.into())),
+        };
     };
     if !valid_id(id) {
-        return Response::error(
-            400,
+        return refuse(
             code::INVALID_REQUEST,
-            "invalid request: id must be a string or a number",
+            "invalid request: id must be a string or an integer within 64 bits",
         );
     }
+    let era = match era::classify(method, message.get("params"), &admitted.mcp) {
+        Ok(era) => era,
+        Err(refusal) => return reply(admitted.format, id, Err(refusal.into())),
+    };
     let params = match message.get("params") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(p)) => p.clone(),
@@ -148,78 +122,221 @@ pub fn handle(body: &[u8], admitted: &Admitted, tools: &dyn Tools, secrets: &[St
             );
         }
     };
-    let outcome = match method.as_str() {
-        "initialize" => Ok(initialize(&params)),
-        "ping" => Ok(json!({})),
-        "tools/list" => list_tools(tools),
-        "tools/call" => call_tool(&params, &admitted.identity, tools, secrets),
-        other => Err(RpcError {
-            code: code::METHOD_NOT_FOUND,
-            message: format!("method not found: {other}"),
-        }),
+    let call = Call {
+        params: &params,
+        identity: &admitted.identity,
+        tools,
+        secrets,
     };
-    reply(admitted.format, id, outcome)
+    match era {
+        Era::Legacy => reply(admitted.format, id, legacy(method, &call)),
+        Era::Modern => {
+            if let Err(refusal) = era::check_headers(method, &params, &admitted.mcp) {
+                return reply(admitted.format, id, Err(refusal.into()));
+            }
+            if method == method::SUBSCRIPTIONS_LISTEN {
+                return listen(admitted, id);
+            }
+            reply(admitted.format, id, modern(method, &call))
+        }
+    }
 }
 
+/// One request's parameters and what answering it needs.
+struct Call<'a> {
+    params: &'a Map<String, Value>,
+    identity: &'a Identity,
+    tools: &'a dyn Tools,
+    secrets: &'a [String],
+}
+
+fn legacy(name: &str, call: &Call<'_>) -> Result<Value, RpcError> {
+    match name {
+        method::INITIALIZE => Ok(initialize(call.params)),
+        method::PING => Ok(json!({})),
+        method::TOOLS_LIST => list_tools(call.tools),
+        method::TOOLS_CALL => call_tool(call),
+        other => Err(RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("method not found: {}", shown(other)),
+        )),
+    }
+}
+
+fn modern(name: &str, call: &Call<'_>) -> Result<Value, RpcError> {
+    let mut result = match name {
+        method::SERVER_DISCOVER => discover(),
+        method::TOOLS_LIST => {
+            let mut listed = list_tools(call.tools)?;
+            listed["ttlMs"] = json!(cache::TTL_MS);
+            listed["cacheScope"] = json!(cache::TOOLS_LIST_SCOPE);
+            listed
+        }
+        method::TOOLS_CALL => call_tool(call)?,
+        other => {
+            return Err(RpcError::new(
+                code::METHOD_NOT_FOUND,
+                format!("method not found: {}", shown(other)),
+            )
+            .with_status(404));
+        }
+    };
+    complete(&mut result);
+    Ok(result)
+}
+
+/// Marks a modern result complete and signs it with the server's identity.
+fn complete(result: &mut Value) {
+    result["resultType"] = json!("complete");
+    if !result["_meta"].is_object() {
+        result["_meta"] = json!({});
+    }
+    result["_meta"][meta::SERVER_INFO] = server_info();
+}
+
+fn server_info() -> Value {
+    json!({"name": SERVER_NAME, "version": media_mcp_wire::SERVER_VERSION})
+}
+
+fn discover() -> Value {
+    json!({
+        "supportedVersions": version::SUPPORTED,
+        "capabilities": {"tools": {}},
+        "ttlMs": cache::TTL_MS,
+        "cacheScope": cache::DISCOVER_SCOPE,
+    })
+}
+
+/// `subscriptions/listen`: this server sends no change notifications (its catalogue is fixed
+/// for the life of the process), so the stream acknowledges an empty filter and ends at once
+/// with the final result, the graceful end the spec defines. A client that does not accept an
+/// event stream gets the final result alone.
+fn listen(admitted: &Admitted, id: &Value) -> Response {
+    let mut result = json!({"_meta": {meta::SUBSCRIPTION_ID: id}});
+    complete(&mut result);
+    let last = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    if !admitted.event_stream {
+        return Response::json(200, &last);
+    }
+    let ack = json!({
+        "jsonrpc": "2.0",
+        "method": method::SUBSCRIPTIONS_ACKNOWLEDGED,
+        "params": {"_meta": {meta::SUBSCRIPTION_ID: id}, "notifications": {}},
+    });
+    event_stream(&[ack, last])
+}
+
+/// A string, or an integer that fits 64 bits: a larger number would come back rounded (JSON
+/// numbers are read as `f64` past that), so it is refused rather than answered wrongly.
 fn valid_id(id: &Value) -> bool {
-    matches!(id, Value::String(_) | Value::Number(_))
+    match id {
+        Value::String(_) => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    }
 }
 
-/// A JSON-RPC error answered with HTTP 200 (the request itself was well formed).
+/// A JSON-RPC error, with the HTTP status it is sent with (200 unless the request itself was
+/// refused).
 #[derive(Debug)]
 struct RpcError {
+    status: u16,
     code: i64,
     message: String,
+    data: Option<Value>,
+}
+
+impl RpcError {
+    fn new(code: i64, message: String) -> RpcError {
+        RpcError {
+            status: 200,
+            code,
+            message,
+            data: None,
+        }
+    }
+
+    fn with_status(mut self, status: u16) -> RpcError {
+        self.status = status;
+        self
+    }
+}
+
+impl From<Refusal> for RpcError {
+    fn from(r: Refusal) -> RpcError {
+        RpcError {
+            status: r.status,
+            code: r.code,
+            message: r.message,
+            data: r.data,
+        }
+    }
 }
 
 fn invalid_params(message: &str) -> RpcError {
-    RpcError {
-        code: code::INVALID_PARAMS,
-        message: message.to_owned(),
-    }
+    RpcError::new(code::INVALID_PARAMS, message.to_owned())
 }
 
 fn reply(format: ReplyFormat, id: &Value, outcome: Result<Value, RpcError>) -> Response {
     let message = match outcome {
         Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
         Err(e) => {
-            json!({"jsonrpc": "2.0", "id": id, "error": {"code": e.code, "message": e.message}})
+            let mut error = json!({"code": e.code, "message": e.message});
+            if let Some(data) = e.data {
+                error["data"] = data;
+            }
+            let message = json!({"jsonrpc": "2.0", "id": id, "error": error});
+            if e.status != 200 {
+                return Response::json(e.status, &message);
+            }
+            message
         }
     };
     match format {
         ReplyFormat::Json => Response::json(200, &message),
-        ReplyFormat::EventStream => Response {
-            status: 200,
-            headers: vec![
-                ("content-type", "text/event-stream".to_owned()),
-                ("cache-control", "no-cache".to_owned()),
-            ],
-            body: format!("event: message\ndata: {message}\n\n").into_bytes(),
-        },
+        ReplyFormat::EventStream => event_stream(&[message]),
+    }
+}
+
+/// One `message` event per JSON-RPC message. `X-Accel-Buffering: no` keeps nginx-based
+/// proxies from holding the events back.
+fn event_stream(messages: &[Value]) -> Response {
+    let mut body = String::new();
+    for message in messages {
+        body.push_str("event: message\ndata: ");
+        body.push_str(&message.to_string());
+        body.push_str("\n\n");
+    }
+    Response {
+        status: 200,
+        headers: vec![
+            ("content-type", "text/event-stream".to_owned()),
+            ("cache-control", "no-cache".to_owned()),
+            ("x-accel-buffering", "no".to_owned()),
+        ],
+        body: body.into_bytes(),
     }
 }
 
 fn initialize(params: &Map<String, Value>) -> Value {
     let requested = params.get("protocolVersion").and_then(Value::as_str);
     let version = requested
-        .filter(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(v))
-        .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0]);
+        .filter(|v| version::LEGACY.contains(v))
+        .unwrap_or(version::NEWEST_LEGACY);
     json!({
         "protocolVersion": version,
         "capabilities": {"tools": {}},
-        "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")},
+        "serverInfo": server_info(),
     })
 }
 
 fn json_object(field: &str, text: &str, tool: &str) -> Result<Value, RpcError> {
     match serde_json::from_str(text) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        _ => Err(RpcError {
-            code: -32603,
-            message: format!(
-                "the plugin listed tool {tool:?} with a {field} that is not a JSON object"
-            ),
-        }),
+        _ => Err(RpcError::new(
+            code::INTERNAL_ERROR,
+            format!("the plugin listed tool {tool:?} with a {field} that is not a JSON object"),
+        )),
     }
 }
 
@@ -249,12 +366,8 @@ fn list_tools(tools: &dyn Tools) -> Result<Value, RpcError> {
     Ok(json!({"tools": listed}))
 }
 
-fn call_tool(
-    params: &Map<String, Value>,
-    identity: &Identity,
-    tools: &dyn Tools,
-    secrets: &[String],
-) -> Result<Value, RpcError> {
+fn call_tool(call: &Call<'_>) -> Result<Value, RpcError> {
+    let params = call.params;
     let Some(Value::String(name)) = params.get("name") else {
         return Err(invalid_params(
             "params.name must be the tool name (a string)",
@@ -273,45 +386,24 @@ fn call_tool(
              comes from its bearer token"
         )));
     }
-    let principal = match identity {
+    let principal = match call.identity {
         Identity::User(user) => Some(user.clone()),
         Identity::Default => None,
     };
-    let correlation_id = tools.correlation_id();
-    let outcome = tools
+    let correlation_id = call.tools.correlation_id();
+    let outcome = call
+        .tools
         .call(name, &arguments, &correlation_id, principal)
-        .map_err(|unknown| invalid_params(&format!("unknown tool: {unknown}")))?;
-    let (structured, text) = match serde_json::from_str::<Value>(&outcome.structured) {
-        Ok(mut value) => {
-            if redact(&mut value, secrets) {
-                let text = value.to_string();
-                (value, text)
-            } else {
-                (value, outcome.text)
-            }
-        }
-        Err(_) => {
-            let value = json!({
-                "ok": false,
-                "operation": name,
-                "error": {"code": "INTERNAL_ERROR", "message": "the plugin returned an invalid result", "retryable": false},
-                "warnings": [],
-                "truncated": false,
-                "correlation_id": correlation_id,
-            });
-            let text = value.to_string();
-            return Ok(result(value, text, true));
-        }
-    };
-    Ok(result(structured, text, outcome.is_error))
+        .map_err(|unknown| invalid_params(&tool::unknown_tool_message(&shown(&unknown))))?;
+    let mapped = tool::map_outcome(name, &correlation_id, outcome, |value| {
+        redact(value, call.secrets)
+    });
+    Ok(mapped.into_result().to_json())
 }
 
-fn result(structured: Value, text: String, is_error: bool) -> Value {
-    json!({
-        "content": [{"type": "text", "text": text}],
-        "structuredContent": structured,
-        "isError": is_error,
-    })
+/// A client-supplied name as an error quotes it: bounded, as over stdio.
+fn shown(value: &str) -> String {
+    quote_bounded(value, MAX_ECHO_CHARS)
 }
 
 /// Replaces every secret inside `value` (strings and object keys) with `[redacted]`; `true`
@@ -342,6 +434,7 @@ pub fn uuid_v4(a: u64, b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::era::McpHeaders;
     use core::cell::RefCell;
 
     /// A plugin with one tool, `echo`, recording who each call acted as.
@@ -397,7 +490,207 @@ mod tests {
             identity,
             format: ReplyFormat::Json,
             body_cap: 1 << 20,
+            event_stream: true,
+            mcp: McpHeaders::default(),
         }
+    }
+
+    /// A modern POST of `method` with `params` (the `_meta` added) and the headers a modern
+    /// client sends; `headers` replaces any of them (`None`: left out).
+    fn modern_post(
+        tools: &FakeTools,
+        id: Value,
+        method: &str,
+        mut params: Value,
+        headers: Replace,
+    ) -> Response {
+        params["_meta"][meta::PROTOCOL_VERSION] = json!("2026-07-28");
+        params["_meta"][meta::CLIENT_CAPABILITIES] = json!({});
+        let name = params["name"].as_str().map(str::to_owned);
+        let mut sent = [Some("2026-07-28".to_owned()), Some(method.to_owned()), name];
+        for (i, v) in headers {
+            if i < 3 {
+                sent[i] = v.map(str::to_owned);
+            }
+        }
+        let mut a = admitted(Identity::User("alice".into()));
+        let [v, m, n] = sent;
+        a.mcp = McpHeaders {
+            protocol_version: v.map(String::into_bytes),
+            method: m.map(String::into_bytes),
+            name: n.map(String::into_bytes),
+        };
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        handle(body.to_string().as_bytes(), &a, tools, &[])
+    }
+
+    fn body(r: &Response) -> Value {
+        serde_json::from_slice(&r.body).unwrap()
+    }
+
+    /// Which header a case replaces (0 version, 1 method, 2 name; 9: none) and with what.
+    type Replace = [(usize, Option<&'static str>); 1];
+
+    const AS_SENT: Replace = [(9, None)];
+
+    #[test]
+    fn modern_discover_lists_versions_capabilities_and_identity() {
+        let t = FakeTools::default();
+        let r = modern_post(&t, json!("d"), "server/discover", json!({}), AS_SENT);
+        assert_eq!(r.status, 200);
+        let v = body(&r);
+        assert_eq!(v["id"], "d");
+        let result = &v["result"];
+        assert_eq!(result["resultType"], "complete");
+        assert_eq!(result["supportedVersions"], json!(version::SUPPORTED));
+        assert_eq!(result["capabilities"], json!({"tools": {}}));
+        assert_eq!(result["_meta"][meta::SERVER_INFO]["name"], SERVER_NAME);
+        assert_eq!(result["ttlMs"], cache::TTL_MS);
+        assert_eq!(result["cacheScope"], cache::DISCOVER_SCOPE);
+    }
+
+    #[test]
+    fn modern_list_and_call_are_complete_results_with_cache_hints_on_the_list() {
+        let t = FakeTools::default();
+        let v = body(&modern_post(&t, json!(1), "tools/list", json!({}), AS_SENT));
+        assert_eq!(v["result"]["resultType"], "complete");
+        assert_eq!(v["result"]["ttlMs"], cache::TTL_MS);
+        assert_eq!(v["result"]["cacheScope"], cache::TOOLS_LIST_SCOPE);
+        assert_eq!(v["result"]["tools"][0]["name"], "echo");
+        let v = body(&modern_post(
+            &t,
+            json!(2),
+            "tools/call",
+            json!({"name": "echo", "arguments": {"q": 1}}),
+            AS_SENT,
+        ));
+        assert_eq!(v["result"]["resultType"], "complete");
+        assert_eq!(v["result"]["isError"], false);
+        assert!(v["result"].get("ttlMs").is_none());
+        assert_eq!(t.calls.borrow()[0].2.as_deref(), Some("alice"));
+    }
+
+    #[test]
+    fn legacy_results_are_unchanged() {
+        let t = FakeTools::default();
+        let (_, v) = post(&t, r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#);
+        assert_eq!(
+            v["result"].as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["tools"]
+        );
+    }
+
+    #[test]
+    fn modern_refusals_carry_the_id_and_their_status() {
+        let t = FakeTools::default();
+        let cases: [(&str, Value, Replace, u16, i64); 7] = [
+            (
+                "initialize",
+                json!({}),
+                AS_SENT,
+                404,
+                code::METHOD_NOT_FOUND,
+            ),
+            ("ping", json!({}), AS_SENT, 404, code::METHOD_NOT_FOUND),
+            (
+                "resources/list",
+                json!({}),
+                AS_SENT,
+                404,
+                code::METHOD_NOT_FOUND,
+            ),
+            (
+                "tools/list",
+                json!({}),
+                [(1, None)],
+                400,
+                code::HEADER_MISMATCH,
+            ),
+            (
+                "tools/list",
+                json!({}),
+                [(1, Some("prompts/list"))],
+                400,
+                code::HEADER_MISMATCH,
+            ),
+            (
+                "tools/call",
+                json!({"name": "echo"}),
+                [(2, Some("other"))],
+                400,
+                code::HEADER_MISMATCH,
+            ),
+            (
+                "tools/list",
+                json!({}),
+                [(0, Some("9999-01-01"))],
+                400,
+                code::UNSUPPORTED_PROTOCOL_VERSION,
+            ),
+        ];
+        for (method, params, headers, status, code) in cases {
+            let r = modern_post(&t, json!(7), method, params, headers);
+            let v = body(&r);
+            assert_eq!(
+                (r.status, v["error"]["code"].as_i64()),
+                (status, Some(code)),
+                "{method}: {v}"
+            );
+            assert_eq!(v["id"], 7);
+        }
+        let r = modern_post(&t, json!(8), "tools/call", json!({"name": "nope"}), AS_SENT);
+        assert_eq!(
+            (r.status, body(&r)["error"]["code"].as_i64()),
+            (200, Some(code::INVALID_PARAMS))
+        );
+        assert!(t.calls.borrow().is_empty());
+    }
+
+    #[test]
+    fn missing_meta_is_invalid_params_with_400() {
+        let t = FakeTools::default();
+        let mut a = admitted(Identity::Default);
+        a.mcp.protocol_version = Some(b"2026-07-28".to_vec());
+        a.mcp.method = Some(b"server/discover".to_vec());
+        let r = handle(
+            br#"{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}"#,
+            &a,
+            &t,
+            &[],
+        );
+        let v = body(&r);
+        assert_eq!(
+            (r.status, v["error"]["code"].as_i64(), v["id"].as_i64()),
+            (400, Some(code::INVALID_PARAMS), Some(101))
+        );
+    }
+
+    #[test]
+    fn listen_acknowledges_nothing_and_ends_gracefully() {
+        let t = FakeTools::default();
+        let r = modern_post(
+            &t,
+            json!(5),
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+            AS_SENT,
+        );
+        assert!(r.headers.contains(&("x-accel-buffering", "no".to_owned())));
+        let text = String::from_utf8(r.body).unwrap();
+        let events: Vec<Value> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect();
+        assert_eq!(
+            events[0]["method"],
+            "notifications/subscriptions/acknowledged"
+        );
+        assert_eq!(events[0]["params"]["notifications"], json!({}));
+        assert_eq!(events[0]["params"]["_meta"][meta::SUBSCRIPTION_ID], 5);
+        assert_eq!(events[1]["id"], 5);
+        assert_eq!(events[1]["result"]["resultType"], "complete");
+        assert_eq!(events[1]["result"]["_meta"][meta::SUBSCRIPTION_ID], 5);
     }
 
     fn post(tools: &FakeTools, body: &str) -> (u16, Value) {
@@ -435,7 +728,9 @@ mod tests {
             ("2025-03-26", "2025-03-26"),
             ("2025-06-18", "2025-06-18"),
             ("2025-11-25", "2025-11-25"),
-            ("2024-11-05", "2025-11-25"),
+            ("2024-11-05", "2024-11-05"),
+            ("2026-07-28", "2025-11-25"),
+            ("1999-01-01", "2025-11-25"),
         ] {
             let (status, v) = post(
                 &t,
@@ -601,8 +896,47 @@ mod tests {
             &t,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#,
         );
-        assert_eq!(v["error"]["message"], "unknown tool: nope");
+        assert_eq!(v["error"]["message"], r#"unknown tool: "nope""#);
         assert_eq!(v["id"], 1);
+    }
+
+    #[test]
+    fn echoes_are_bounded_and_ids_beyond_64_bits_refused() {
+        let t = FakeTools::default();
+        let long = "m".repeat(1 << 20);
+        for body in [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{long}"}}"#),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{long}"}}}}"#
+            ),
+        ] {
+            let (_, v) = post(&t, &body);
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(message.len() < 200, "{} bytes", message.len());
+            assert!(message.ends_with("(1048576 bytes)"), "{message}");
+        }
+        for id in [
+            "18446744073709551616",
+            "1180591620717411303424",
+            "1.5",
+            "-9223372036854775809",
+        ] {
+            let (s, v) = post(
+                &t,
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            );
+            assert_eq!(
+                (s, v["error"]["code"].as_i64()),
+                (400, Some(code::INVALID_REQUEST)),
+                "{id}"
+            );
+        }
+        for id in ["18446744073709551615", "-9223372036854775808", "\"x\""] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let (s, v) = post(&t, &body);
+            assert_eq!(s, 200, "{id}");
+            assert_eq!(v["id"].to_string(), id, "{id}");
+        }
     }
 
     #[test]

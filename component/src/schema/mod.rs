@@ -9,5 +9,8 @@ pub(crate) mod number;
 pub(crate) mod pattern;
 mod validate;
 
+#[cfg(test)]
+mod portable;
+
 pub(crate) use number::as_int;
 pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};

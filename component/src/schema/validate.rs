@@ -260,6 +260,17 @@ fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Resul
     if let Some(any) = s.get("anyOf").and_then(Value::as_array)
         && !any.iter().any(|sub| check(sub, value, path).is_ok())
     {
+        // `anyOf` of bare types (the portable spelling of a type list) reads as the list.
+        if let Some(types) = bare_types(any) {
+            return fail(
+                path,
+                format!(
+                    "must be of type {}, got {}",
+                    types.join(" or "),
+                    type_name(value)
+                ),
+            );
+        }
         return Err(first_branch_violation(any, value, path));
     }
     if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
@@ -292,6 +303,17 @@ fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Resul
     Ok(())
 }
 
+/// The types of `branches` when each is `{"type": "<one type>"}` and nothing else.
+fn bare_types(branches: &[Value]) -> Option<Vec<&str>> {
+    branches
+        .iter()
+        .map(|b| match b.as_object() {
+            Some(o) if o.len() == 1 => o.get("type").and_then(Value::as_str),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The violation of the branch that got furthest, so the message names a concrete field.
 fn first_branch_violation(branches: &[Value], value: &Value, path: &str) -> Violation {
     branches
@@ -305,6 +327,10 @@ fn first_branch_violation(branches: &[Value], value: &Value, path: &str) -> Viol
 }
 
 fn not_message(not: &Value) -> String {
+    if not.as_object().is_some_and(serde_json::Map::is_empty) {
+        // `{"not": {}}`, the object form of `false`: nothing is allowed here.
+        return "is not allowed".to_owned();
+    }
     match not.get("required").and_then(Value::as_array) {
         Some(names) => {
             let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();

@@ -182,22 +182,8 @@ pub(crate) fn parse_object(arguments: &str) -> Result<serde_json::Map<String, Va
     }
 }
 
-/// A tool as published by `list-tools`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolDescriptor {
-    /// Name.
-    pub name: String,
-    /// Title.
-    pub title: String,
-    /// Description.
-    pub description: String,
-    /// Input schema as JSON text.
-    pub input_schema: String,
-    /// Output schema as JSON text.
-    pub output_schema: String,
-    /// Annotations as JSON text.
-    pub annotations: String,
-}
+/// A tool as published by `list-tools`: the record every host receives (`media-mcp-wire`).
+pub use media_mcp_wire::ToolRecord as ToolDescriptor;
 
 /// What the host tells the plugin about one call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

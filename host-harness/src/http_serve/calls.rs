@@ -30,6 +30,13 @@ pub(super) struct ToolCall {
     pub(super) progress_token: Option<Value>,
 }
 
+impl ToolCall {
+    /// The id as logs show it: at most 64 characters of it, escaped.
+    pub(super) fn shown_id(&self) -> String {
+        media_mcp_safe_text::quote_bounded(&self.id.to_string(), 64)
+    }
+}
+
 /// Reads a `tools/call` request from a request body; `None` for anything else (the component
 /// answers what is malformed).
 pub(super) fn tool_call(body: &[u8]) -> Option<ToolCall> {
@@ -156,7 +163,7 @@ impl Drop for Abandoned {
             crate::log_warn!(
                 "tools/call {} (request id {}) stopped: the client closed the connection before the answer; if the tool writes, its outcome is unknown (check with a read before retrying)",
                 self.call.name,
-                self.call.id
+                self.call.shown_id()
             );
         }
     }

@@ -194,11 +194,17 @@ impl Gateway {
 }
 
 /// `body` with every configured key replaced, when it is a JSON answer or an SSE answer whose
-/// `data:` lines are JSON and a key was found; `None` otherwise.
+/// `data:` lines are JSON and a key was found; `None` otherwise. A tool result's text block is
+/// then rebuilt from its redacted `structuredContent`: in the text (serialized JSON) a line
+/// break or control inside the key is an escape such as `\n`, which would hide it.
 fn redact_body(policy: &Policy, content_type: &str, body: &[u8]) -> Option<Bytes> {
     let clean = |json: &[u8]| -> Option<String> {
         let mut value: Value = serde_json::from_slice(json).ok()?;
-        policy.redact_secrets(&mut value).then(|| value.to_string())
+        if !policy.redact_secrets(&mut value) {
+            return None;
+        }
+        rebuild_text_block(&mut value);
+        Some(value.to_string())
     };
     if content_type.starts_with("application/json") {
         return clean(body).map(Bytes::from);
@@ -224,6 +230,20 @@ fn redact_body(policy: &Policy, content_type: &str, body: &[u8]) -> Option<Bytes
         })
         .collect();
     changed.then(|| Bytes::from(lines.join("\n")))
+}
+
+/// Sets the text block of a tool result (`result.content[0].text`) to its
+/// `result.structuredContent`, serialized, when the answer has both.
+fn rebuild_text_block(answer: &mut Value) {
+    let Some(structured) = answer
+        .pointer("/result/structuredContent")
+        .map(Value::to_string)
+    else {
+        return;
+    };
+    if let Some(Value::String(text)) = answer.pointer_mut("/result/content/0/text") {
+        *text = structured;
+    }
 }
 
 #[cfg(test)]

@@ -39,12 +39,22 @@ fn initialize_info_has_tools_without_list_changed() {
 }
 
 #[test]
+fn the_versions_are_the_wire_crate_s_and_parse_as_rmcp_s() {
+    let versions: Vec<&str> = SUPPORTED_PROTOCOL_VERSIONS
+        .iter()
+        .map(ProtocolVersion::as_str)
+        .collect();
+    assert_eq!(versions, version::SUPPORTED);
+    assert!(SUPPORTED_PROTOCOL_VERSIONS.contains(&ProtocolVersion::V_2026_07_28));
+    assert!(SUPPORTED_PROTOCOL_VERSIONS.contains(&ProtocolVersion::V_2025_03_26));
+}
+
+#[test]
 fn results_carry_structured_content_text_and_is_error() {
-    let r = result(
+    let r = result(CallResult::from_envelope(
         serde_json::json!({"ok": false}),
-        "{\"ok\":false}".into(),
         true,
-    );
+    ));
     let json = serde_json::to_value(r).unwrap();
     assert_eq!(json["isError"], true);
     assert_eq!(json["structuredContent"]["ok"], false);

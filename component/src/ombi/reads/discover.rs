@@ -79,9 +79,9 @@ fn input_schema() -> Value {
             {"if": {"properties": {"media": {"const": "movie"}}}, "then": {"properties": {"category": {"enum": MOVIE_CATEGORIES}}},
              "else": {"properties": {"category": {"enum": TV_CATEGORIES}}}},
             {"if": {"properties": {"category": {"const": "similar"}}}, "then": {"required": ["tmdb_id"]},
-             "else": {"properties": {"tmdb_id": false, "language_code": false}}},
+             "else": {"properties": {"tmdb_id": {"not": {}}, "language_code": {"not": {}}}}},
             {"if": {"properties": {"category": {"const": "advanced"}}}, "then": {"required": ["filters"]},
-             "else": {"properties": {"filters": false}}}
+             "else": {"properties": {"filters": {"not": {}}}}}
         ]
     })
 }

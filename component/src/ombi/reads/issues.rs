@@ -44,10 +44,10 @@ fn input_schema() -> Value {
         "required": ["view"],
         "additionalProperties": false,
         "allOf": [
-            {"if": {"properties": {"view": {"enum": ["detail", "comments"]}}}, "then": {"required": ["issue_id"]}, "else": {"properties": {"issue_id": false}}},
-            {"if": {"properties": {"view": {"const": "by_request"}}}, "then": {"required": ["request_id"]}, "else": {"properties": {"request_id": false}}},
-            {"if": {"properties": {"view": {"enum": ["by_provider", "provider_summary"]}}}, "then": {"required": ["provider_id"]}, "else": {"properties": {"provider_id": false}}},
-            {"if": {"properties": {"view": {"enum": ["list", "summary"]}}}, "then": {}, "else": {"properties": {"status": false}}}
+            {"if": {"properties": {"view": {"enum": ["detail", "comments"]}}}, "then": {"required": ["issue_id"]}, "else": {"properties": {"issue_id": {"not": {}}}}},
+            {"if": {"properties": {"view": {"const": "by_request"}}}, "then": {"required": ["request_id"]}, "else": {"properties": {"request_id": {"not": {}}}}},
+            {"if": {"properties": {"view": {"enum": ["by_provider", "provider_summary"]}}}, "then": {"required": ["provider_id"]}, "else": {"properties": {"provider_id": {"not": {}}}}},
+            {"if": {"properties": {"view": {"enum": ["list", "summary"]}}}, "else": {"properties": {"status": {"not": {}}}}}
         ]
     })
 }

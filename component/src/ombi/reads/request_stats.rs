@@ -44,9 +44,9 @@ fn input_schema() -> Value {
         "additionalProperties": false,
         "allOf": [
             {"if": {"properties": {"scope": {"const": "summary"}}}, "then": {"required": ["from", "to"]},
-             "else": {"properties": {"from": false, "to": false}}},
-            {"if": {"properties": {"scope": {"const": "quota"}}}, "then": {},
-             "else": {"properties": {"media": false, "user_id": false}}}
+             "else": {"properties": {"from": {"not": {}}, "to": {"not": {}}}}},
+            {"if": {"properties": {"scope": {"const": "quota"}}},
+             "else": {"properties": {"media": {"not": {}}, "user_id": {"not": {}}}}}
         ]
     })
 }

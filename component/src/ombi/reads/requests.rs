@@ -33,13 +33,13 @@ fn input_schema() -> Value {
     let only = |views: &[&str], props: &[&str]| {
         let banned: serde_json::Map<String, Value> = props
             .iter()
-            .map(|p| ((*p).to_owned(), json!(false)))
+            .map(|p| ((*p).to_owned(), json!({"not": {}})))
             .collect();
         // `view` defaults to `list`, so an absent view counts as `list`.
         if views.contains(&"list") {
             json!({"if": {"required": ["view"], "properties": {"view": {"not": {"enum": views}}}}, "then": {"properties": banned}})
         } else {
-            json!({"if": {"required": ["view"], "properties": {"view": {"enum": views}}}, "then": {}, "else": {"properties": banned}})
+            json!({"if": {"required": ["view"], "properties": {"view": {"enum": views}}}, "else": {"properties": banned}})
         }
     };
     json!({
@@ -69,7 +69,7 @@ fn input_schema() -> Value {
             only(&["detail", "children"], &["request_id"]),
             only(&["search"], &["query"]),
             {"if": {"required": ["view"], "properties": {"view": {"enum": ["detail", "children", "search", "recent", "retry_queue"]}}},
-             "then": {"properties": {"status": false, "sort": false, "sort_order": false}}},
+             "then": {"properties": {"status": {"not": {}}, "sort": {"not": {}}, "sort_order": {"not": {}}}}},
             only(&["list", "detail", "search", "children"], &["media"])
         ]
     })

@@ -40,7 +40,7 @@ fn input_schema() -> Value {
         "allOf": [
             {"if": {"properties": {"view": {"const": "detail"}}}, "then": {"required": ["user_id"]}},
             {"if": {"properties": {"view": {"enum": ["list", "directory", "current", "online"]}}},
-             "then": {"properties": {"user_id": false}}}
+             "then": {"properties": {"user_id": {"not": {}}}}}
         ]
     })
 }

@@ -40,7 +40,7 @@ fn input_schema() -> Value {
         "allOf": [
             {"if": {"required": ["view"], "properties": {"view": {"const": "by_request"}}},
              "then": {"required": ["media", "request_id"]},
-             "else": {"properties": {"media": false, "request_id": false}}}
+             "else": {"properties": {"media": {"not": {}}, "request_id": {"not": {}}}}}
         ]
     })
 }

@@ -39,7 +39,7 @@ pub fn input_schema() -> Value {
             "changes": {"type": "array", "minItems": 1, "maxItems": 50, "description": "Fields to change.",
                 "items": {"type": "object", "additionalProperties": false, "required": ["name", "value"], "properties": {
                     "name": {"type": "string", "pattern": "^/?[A-Za-z0-9]+$", "description": "The field's JSON Pointer name as read_settings lists it, e.g. /hideRequestsUsers (the leading / may be left out); only writable fields are accepted."},
-                    "value": {"type": ["string", "number", "boolean", "null"], "description": "The new value, of the field's type."}}}},
+                    "value": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}], "description": "The new value, of the field's type."}}}},
             "revision": {"type": "string", "pattern": "^[0-9a-f]{16}$", "description": "The revision read_settings returned; the change is refused if the section changed since."}
         },
         "required": ["section", "changes"],

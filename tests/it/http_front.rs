@@ -1,0 +1,343 @@
+//! `serve --http` facing the internet: descriptor exhaustion, stalled and unauthenticated
+//! requests, proxy tokens and the header refusals, against the release harness serving
+//! `target/media_mcp_http.wasm` and the fake Ombi, over raw HTTP/1.1 on loopback.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_tests::{harness_binary, random_hex, shared_cache_dir, target_dir};
+use serde_json::{Value, json};
+
+const ALICE: &str = "alice-token-0123456789abcdef";
+const BOB: &str = "bob-token-0123456789abcdef01";
+const PROXY: &str = "proxy-token-0123456789abcdef";
+
+/// A running `host-harness serve --http 127.0.0.1:0`; killed when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Starts the harness against `fake`, with `nofile` as its descriptor limit (soft and
+    /// hard) when given, and `extra` variables.
+    fn start(fake: &FakeOmbi, key: &str, nofile: Option<u32>, extra: &[(&str, &str)]) -> Server {
+        let http = target_dir().join("media_mcp_http.wasm");
+        assert!(http.is_file(), "build it with scripts/build-component.sh");
+        let mut command = match nofile {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}"))
+                    .arg("--")
+                    .arg(harness_binary());
+                c
+            }
+            None => Command::new(harness_binary()),
+        };
+        command
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("MEDIA_MCP_CACHE_DIR", shared_cache_dir())
+            .env("OMBI_URL", fake.url())
+            .env("OMBI_API_KEY", key)
+            .env("MEDIA_MCP_HTTP_TOKENS", format!("alice={ALICE},bob={BOB}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in extra {
+            command.env(k, v);
+        }
+        let mut child = command.spawn().expect("spawning the harness");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.split("serving MCP over HTTP on http://").nth(1) {
+                    let addr = rest.split('/').next().unwrap_or("").to_owned();
+                    let _ = tx.send(addr);
+                }
+                eprintln!("harness: {line}");
+            }
+        });
+        let addr = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the harness started serving")
+            .parse()
+            .unwrap();
+        Server { child, addr }
+    }
+
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `head` (request line and headers, without the blank line) and `body`, and reads the
+/// answer: status, headers (lower-case names) and body.
+fn exchange(addr: SocketAddr, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(30)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(stream, "{head}\r\nConnection: close\r\n\r\n{body}").unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+/// A JSON-RPC POST to `/mcp` with `extra` header lines.
+fn post(addr: SocketAddr, extra: &[&str], message: &Value) -> (u16, Vec<(String, String)>, String) {
+    let body = message.to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}",
+        body.len()
+    );
+    for line in extra {
+        head.push_str("\r\n");
+        head.push_str(line);
+    }
+    exchange(addr, &head, &body)
+}
+
+fn ping(addr: SocketAddr) -> (u16, String) {
+    let (status, _, body) = post(
+        addr,
+        &[&format!("Authorization: Bearer {ALICE}")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    (status, body)
+}
+
+fn fake() -> (FakeOmbi, String) {
+    let key = random_hex();
+    (FakeOmbi::start(&key).unwrap(), key)
+}
+
+#[test]
+fn the_server_keeps_serving_when_idle_connections_exceed_its_descriptor_limit() {
+    let (fake, key) = fake();
+    let mut server = Server::start(&fake, &key, Some(256), &[]);
+    let mut idle = Vec::new();
+    for _ in 0..1100 {
+        if let Ok(s) = TcpStream::connect_timeout(&server.addr, Duration::from_millis(500)) {
+            idle.push(s);
+        }
+    }
+    assert!(
+        idle.len() > 256,
+        "only {} connections were opened",
+        idle.len()
+    );
+    let (status, body) = ping(server.addr);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["result"],
+        json!({})
+    );
+    assert!(server.alive(), "the harness exited");
+    drop(idle);
+    assert_eq!(ping(server.addr).0, 200);
+}
+
+#[test]
+fn stalled_bodies_and_unauthenticated_requests_hold_no_slot() {
+    let (fake, key) = fake();
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[
+            ("MEDIA_MCP_HTTP_MAX_IN_FLIGHT", "4"),
+            ("MEDIA_MCP_CALL_DEADLINE_MS", "5000"),
+            ("MEDIA_MCP_CALL_TIMEOUT_SECS", "8"),
+        ],
+    );
+    let mut stalled = Vec::new();
+    for i in 0..300 {
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        // Authenticated and not: the body never arrives beyond its first byte.
+        let auth = if i % 2 == 0 {
+            format!("Authorization: Bearer {ALICE}\r\n")
+        } else {
+            String::new()
+        };
+        write!(
+            s,
+            "POST /mcp HTTP/1.1\r\nHost: x\r\n{auth}Content-Type: application/json\r\nContent-Length: 4000000\r\n\r\n["
+        )
+        .unwrap();
+        stalled.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for _ in 0..3 {
+        let (status, body) = ping(server.addr);
+        assert_eq!(status, 200, "{body}");
+    }
+    drop(stalled);
+}
+
+#[test]
+fn header_refusals_missing_host_two_authorizations_and_cors() {
+    let (fake, key) = fake();
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[("MEDIA_MCP_HTTP_ALLOWED_ORIGINS", "https://chat.example.com")],
+    );
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    let (status, _, text) = exchange(
+        server.addr,
+        &format!(
+            "POST /mcp HTTP/1.1\r\nAuthorization: Bearer {ALICE}\r\nContent-Type: application/json\r\nContent-Length: {}",
+            body.len()
+        ),
+        &body,
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("Host"), "{text}");
+    let (status, _, text) = post(
+        server.addr,
+        &[
+            &format!("Authorization: Bearer {ALICE}"),
+            &format!("Authorization: Bearer {BOB}"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    assert_eq!(status, 400, "{text}");
+    let (status, headers, _) = exchange(
+        server.addr,
+        &format!(
+            "OPTIONS /mcp HTTP/1.1\r\nHost: {}\r\nOrigin: https://chat.example.com\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization, content-type, mcp-protocol-version",
+            server.addr
+        ),
+        "",
+    );
+    assert_eq!(status, 204);
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        get("access-control-allow-origin"),
+        "https://chat.example.com"
+    );
+    assert!(get("access-control-allow-headers").contains("Mcp-Method"));
+    let (status, headers, _) = post(
+        server.addr,
+        &[
+            "Origin: https://chat.example.com",
+            &format!("Authorization: Bearer {ALICE}"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    assert_eq!(status, 200);
+    assert!(
+        headers
+            .iter()
+            .any(|(k, v)| k == "access-control-expose-headers" && v.contains("WWW-Authenticate")),
+        "{headers:?}"
+    );
+    assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn calls_from_three_users_each_reach_ombi_once_as_their_own_user() {
+    let (fake, key) = fake();
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[
+            ("MEDIA_MCP_HTTP_PROXY_TOKENS", &format!("authelia={PROXY}")),
+            ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
+        ],
+    );
+    let addr = server.addr;
+    let users = ["alice", "bob", "carol"];
+    let calls: Vec<_> = (0..256)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let headers: Vec<String> = match i % 3 {
+                    0 => vec![format!("Authorization: Bearer {ALICE}")],
+                    1 => vec![format!("Authorization: Bearer {BOB}")],
+                    _ => vec![
+                        format!("Authorization: Bearer {PROXY}"),
+                        "Remote-User: carol".to_owned(),
+                    ],
+                };
+                let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+                let (status, _, body) = post(
+                    addr,
+                    &headers,
+                    &json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                        "name": "read_search", "arguments": {"query": format!("q{i}"), "media": "movie"}}}),
+                );
+                assert_eq!(status, 200, "{body}");
+                let v: Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(v["id"], i, "{body}");
+                assert_eq!(v["result"]["isError"], false, "{body}");
+            })
+        })
+        .collect();
+    for call in calls {
+        call.join().unwrap();
+    }
+    let requests = fake.requests();
+    for i in 0..256 {
+        let path = format!("/q{i}");
+        let mine: Vec<_> = requests
+            .iter()
+            .filter(|r| r.path.ends_with(&path))
+            .collect();
+        assert_eq!(mine.len(), 1, "call {i}: {mine:?}");
+        assert_eq!(mine[0].user_name.as_deref(), Some(users[i % 3]), "call {i}");
+    }
+    // A user token cannot name another user; two user headers or a list are refused.
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let alice = format!("Authorization: Bearer {ALICE}");
+    let proxy = format!("Authorization: Bearer {PROXY}");
+    assert_eq!(post(addr, &[&alice, "Remote-User: bob"], &message).0, 403);
+    assert_eq!(
+        post(
+            addr,
+            &[&proxy, "Remote-User: bob", "Remote-User: carol"],
+            &message
+        )
+        .0,
+        400
+    );
+    assert_eq!(
+        post(addr, &[&proxy, "Remote-User: bob, carol"], &message).0,
+        400
+    );
+    assert_eq!(post(addr, &[&proxy], &message).0, 401);
+}

@@ -1,0 +1,32 @@
+//! media-mcp-wire: the protocol facts the stdio harness, the HTTP transport component and the
+//! plugin share, so each is written once.
+//!
+//! - [`method`], [`code`], [`meta`]: MCP method names, JSON-RPC error codes, `_meta` keys.
+//! - [`version`]: the protocol versions every transport speaks (the same set on stdio and
+//!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
+//! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
+//! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
+//!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
+
+#![cfg_attr(not(test), no_std)]
+
+extern crate alloc;
+
+pub mod cache;
+pub mod code;
+pub mod meta;
+pub mod method;
+pub mod tool;
+pub mod version;
+
+pub use tool::{ToolOutcome, ToolRecord};
+
+/// The server's name in `serverInfo`.
+pub const SERVER_NAME: &str = "media-mcp";
+
+/// The `_meta` key the stdio harness reads the acting user from; over HTTP the user comes from
+/// authentication only, so a request carrying it is refused.
+pub const PRINCIPAL_META_KEY: &str = "media-mcp/principal";
+
+/// The server's version in `serverInfo` (the workspace version).
+pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");

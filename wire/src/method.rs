@@ -1,0 +1,22 @@
+//! MCP method names.
+
+/// Legacy handshake (2025-11-25 and earlier).
+pub const INITIALIZE: &str = "initialize";
+/// Legacy liveness check (removed in 2026-07-28).
+pub const PING: &str = "ping";
+/// The server's versions, capabilities and identity (2026-07-28).
+pub const SERVER_DISCOVER: &str = "server/discover";
+/// The tool catalogue.
+pub const TOOLS_LIST: &str = "tools/list";
+/// One tool call.
+pub const TOOLS_CALL: &str = "tools/call";
+/// A long-lived stream of change notifications (2026-07-28).
+pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+/// Its acknowledgment, the first message of the stream.
+pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+/// Progress of a request in flight.
+pub const PROGRESS: &str = "notifications/progress";
+
+/// The methods whose `Mcp-Name` header mirrors `params.name` (`resources/read` mirrors
+/// `params.uri`; this server has no resources or prompts).
+pub const NAMED: &[&str] = &[TOOLS_CALL, "prompts/get"];
