@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::auth::{self, Identity};
 use crate::config::{MAX_BODY_BYTES, Settings};
-use crate::era::McpHeaders;
 use crate::cors::{self, origin_allowed};
+use crate::era::McpHeaders;
 use crate::prelude::*;
 
 /// The protocol versions spoken over Streamable HTTP (the same as over stdio), newest first.

@@ -26,8 +26,8 @@ pub(crate) mod prelude {
 
 pub mod auth;
 pub mod config;
-pub mod era;
 pub mod cors;
+pub mod era;
 pub mod http;
 pub mod mcp;
 
