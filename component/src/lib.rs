@@ -24,6 +24,7 @@ pub(crate) mod prelude {
     pub use alloc::{format, vec};
 }
 
+mod backends;
 mod catalogue;
 mod config;
 pub mod contract;

@@ -5,7 +5,8 @@
 //! one tool must cover exactly the schema's properties, each default must be the schema's, and
 //! no read may fail on an argument the schema made present.
 
-use super::*;
+use super::backend::registry;
+use super::call::Call;
 use crate::config::Config;
 use crate::contract::ErrorCode;
 use crate::schema;

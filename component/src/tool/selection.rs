@@ -8,7 +8,7 @@
 //! `MEDIA_MCP_TOOLS_DENY` entry drops everything, an unreadable `MEDIA_MCP_READ_ONLY` is on.
 //! Hosts are expected to refuse such settings at start (the harness does).
 
-use super::ConfigProblem;
+use super::problem::ConfigProblem;
 use crate::prelude::*;
 use crate::upstream::non_empty;
 

@@ -7,8 +7,8 @@
 
 use super::common::{self, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::id_text;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;

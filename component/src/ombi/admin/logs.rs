@@ -8,8 +8,8 @@
 
 use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;

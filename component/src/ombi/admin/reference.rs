@@ -8,8 +8,8 @@
 use super::common::{self, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;
 use crate::prelude::*;

@@ -8,8 +8,8 @@
 use super::common::{self, compound, reference};
 use crate::contract::budget::MAX_ITEMS;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape;
 use crate::prelude::*;
 use crate::tool::Args;

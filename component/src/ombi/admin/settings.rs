@@ -8,8 +8,8 @@
 //! function `write_settings_update` checks, and only for sections it can patch.
 
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::settings_revision::{self, leaf_value};
 use crate::prelude::*;
 use crate::tool::Args;

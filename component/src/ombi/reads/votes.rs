@@ -6,8 +6,8 @@
 
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::RequestKind;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;

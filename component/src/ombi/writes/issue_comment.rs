@@ -7,8 +7,8 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
 use crate::tool::Args;

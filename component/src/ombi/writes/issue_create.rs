@@ -6,8 +6,8 @@
 
 use super::outcome::{Mutation, Outcome, write};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;

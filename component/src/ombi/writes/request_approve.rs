@@ -7,8 +7,8 @@
 use super::common::{RequestRef, request_schema};
 use super::outcome::{Outcome, failure_with, no_user_warning};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;

@@ -9,8 +9,8 @@ use super::outcome::{
     EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, write,
 };
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::DEFAULT_LANGUAGE_CODE;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
@@ -190,7 +190,7 @@ fn tv_body(args: &Args) -> Result<Value, ToolError> {
 }
 
 /// Whether `GET /api/v2/Features` lists `Movie4KRequests` as enabled.
-fn movie_4k_enabled(ombi: &crate::ombi::Ombi<'_>) -> Result<bool, ToolError> {
+fn movie_4k_enabled(ombi: &crate::ombi::client::Ombi<'_>) -> Result<bool, ToolError> {
     let features: Option<Value> = ombi.get("/api/v2/Features")?;
     Ok(features
         .as_ref()

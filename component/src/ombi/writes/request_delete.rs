@@ -8,9 +8,9 @@
 
 use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
 use crate::tool::Args;

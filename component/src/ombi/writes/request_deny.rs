@@ -6,8 +6,8 @@
 use super::common::{RequestRef, request_schema};
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};

@@ -8,8 +8,8 @@
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;

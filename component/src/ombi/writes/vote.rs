@@ -7,8 +7,8 @@
 use super::common::{media_property, mentions, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
