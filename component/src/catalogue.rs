@@ -11,8 +11,9 @@ use crate::config::Config;
 use crate::contract::{self, ErrorCode, Rendered, Reply, ToolError};
 use crate::host_cache::{HostCache, NoCache};
 use crate::prelude::*;
-use crate::tool::selection::READ_ONLY_VAR;
-use crate::tool::{Access, Backend, CallContext, Selection, ToolDescriptor, UnknownTool};
+use crate::tool::{
+    Access, Backend, CallContext, READ_ONLY_VAR, Selection, ToolDescriptor, UnknownTool,
+};
 use crate::upstream::Upstream;
 use alloc::rc::Rc;
 
@@ -34,7 +35,6 @@ impl Plugin {
         Self { config, backends }
     }
 
-    /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
     }

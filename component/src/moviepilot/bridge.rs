@@ -13,8 +13,7 @@ use super::memo::{self, Index, Memo, Prepared, Refused};
 use super::{contract_tool, policy, republish, result, schema, status};
 use crate::contract::{Reply, ToolError};
 use crate::prelude::*;
-use crate::tool::args::parse_object;
-use crate::tool::{Problem, UnknownTool};
+use crate::tool::{Problem, UnknownTool, parse_object};
 use crate::upstream::Effect;
 use serde_json::{Value, json};
 

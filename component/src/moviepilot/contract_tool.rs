@@ -13,7 +13,6 @@ use crate::prelude::*;
 use crate::tool::{Access, ToolDescriptor, published};
 use serde_json::{Map, Value, json};
 
-/// The tool's name.
 pub const CONTRACT_TOOL: &str = "moviepilot_input_contract";
 /// Most `$defs` entries followed while collecting a branch's definitions.
 const MAX_DEFS: usize = 256;
@@ -38,7 +37,6 @@ pub fn note_abridged(mut descriptor: ToolDescriptor) -> ToolDescriptor {
     descriptor
 }
 
-/// The published descriptor.
 pub fn descriptor() -> ToolDescriptor {
     let title = "MoviePilot: input contract of one operation";
     published(

@@ -4,15 +4,17 @@
 //!
 //! This layer knows no backend; backends and the catalogue depend on it.
 
-pub(crate) mod args;
+mod args;
 mod problem;
-pub mod selection;
+mod selection;
 mod spec;
 mod status;
 
+#[cfg(test)]
+pub(crate) use args::Read;
 pub(crate) use args::{Args, Choice, parse_object};
 pub use problem::ConfigProblem;
-pub use selection::Selection;
+pub use selection::{READ_ONLY_VAR, Selection};
 pub(crate) use spec::published;
 pub use spec::{Access, ToolDescriptor, ToolSpec};
 pub(crate) use status::{Problem, StatusTool};

@@ -44,7 +44,6 @@ pub struct ToolSpec<H> {
     pub families: &'static [&'static str],
     /// Its `inputSchema`.
     pub input_schema: fn() -> Value,
-    /// The work.
     pub handler: H,
     /// The read tool that reconciles an unknown outcome (writes only).
     pub reconcile_with: Option<&'static str>,
@@ -94,7 +93,6 @@ impl<H> ToolSpec<H> {
         }
     }
 
-    /// MCP annotations.
     pub fn annotations(&self) -> Value {
         self.access.annotations(self.title)
     }

@@ -6,18 +6,13 @@ use crate::prelude::*;
 /// HTTP methods the plugin uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// GET
     Get,
-    /// POST
     Post,
-    /// PUT
     Put,
-    /// DELETE
     Delete,
 }
 
 impl Method {
-    /// The method name.
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
@@ -31,7 +26,6 @@ impl Method {
 /// One outbound request to an absolute URL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpRequest {
-    /// The method.
     pub method: Method,
     /// Absolute `http(s)://authority/path?query`.
     pub url: String,
@@ -54,7 +48,6 @@ pub struct HttpResponse {
     pub retry_after_seconds: Option<u64>,
     /// Other headers the plugin reads (`mcp-session-id`, `content-encoding`), names lower-case.
     pub headers: Vec<(String, String)>,
-    /// The body.
     pub body: Vec<u8>,
 }
 

@@ -17,7 +17,6 @@ use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_issues",
     "Read issues",

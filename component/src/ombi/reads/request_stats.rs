@@ -15,7 +15,6 @@ use crate::tool::Args;
 use crate::upstream::encode_query_value;
 use serde_json::{Map, Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_request_stats",
     "Read request statistics",

@@ -19,7 +19,6 @@ use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_requests",
     "Read requests",

@@ -18,7 +18,6 @@ use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_create",
     "Request media",
@@ -28,7 +27,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let id = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
     let flag = |d: &str| json!({"type": "boolean", "description": d});
@@ -74,7 +72,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
