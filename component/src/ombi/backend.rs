@@ -20,12 +20,36 @@ pub fn tools() -> impl Iterator<Item = &'static ToolSpec<impl Sized + 'static>> 
     registry()
 }
 
+const GROUPS: [&[&OmbiTool]; 4] = [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS];
+
+const COUNT: usize = {
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        n += GROUPS[g].len();
+        g += 1;
+    }
+    n
+};
+
+/// Every group's tools in one table, made at compile time.
+static REGISTRY: [&OmbiTool; COUNT] = {
+    let mut out = [CORE_READS[0]; COUNT];
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        let mut t = 0;
+        while t < GROUPS[g].len() {
+            out[n] = GROUPS[g][t];
+            n += 1;
+            t += 1;
+        }
+        g += 1;
+    }
+    out
+};
+
 /// The Ombi tools, in catalogue order: reads first, then writes.
 pub(super) fn registry() -> impl Iterator<Item = &'static OmbiTool> {
-    [CORE_READS, reads::TOOLS, admin::TOOLS, writes::TOOLS]
-        .into_iter()
-        .flatten()
-        .copied()
+    REGISTRY.iter().copied()
 }
 
 fn find(name: &str) -> Option<&'static OmbiTool> {
