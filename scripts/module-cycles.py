@@ -105,20 +105,30 @@ def flatten(tree, prefix=""):
             yield from flatten(p, prefix + head)
 
 
+def anchored(segs, here):
+    """The module a path starting with `crate`, `super` or `self` (used in `here`) starts
+    from, and its other segments; None for any other path."""
+    if segs[0] == "crate":
+        return (), segs[1:]
+    if segs[0] not in ("super", "self"):
+        return None
+    base = here
+    while segs and segs[0] in ("super", "self"):
+        if segs[0] == "super":
+            base = base[:-1]
+        segs = segs[1:]
+    return base, segs
+
+
 def resolve(path, here, mods, reexports, depth=0):
     """The module file that defines what `path` (used in module `here`) names.
 
     Follows `pub use` re-exports, so `crate::ombi::Ombi` resolves to the file defining `Ombi`.
     """
     segs = path.split("::")
-    if segs[0] == "crate":
-        base, segs = (), segs[1:]
-    elif segs[0] in ("super", "self"):
-        base = here
-        while segs and segs[0] in ("super", "self"):
-            if segs[0] == "super":
-                base = base[:-1]
-            segs = segs[1:]
+    start = anchored(segs, here)
+    if start is not None:
+        base, segs = start
     elif here + (segs[0],) in mods:
         base = here
     else:
@@ -141,17 +151,10 @@ def face_crossing(path, here, mods):
     Walks `path`'s segments from where it starts; crossing a proper, non-root ancestor of
     `here` by a name that is not a child module of that ancestor is running back up.
     """
-    segs = path.split("::")
-    if segs[0] == "crate":
-        base, segs = (), segs[1:]
-    elif segs[0] in ("super", "self"):
-        base = here
-        while segs and segs[0] in ("super", "self"):
-            if segs[0] == "super":
-                base = base[:-1]
-            segs = segs[1:]
-    else:
+    start = anchored(path.split("::"), here)
+    if start is None:
         return None
+    base, segs = start
     for s in segs:
         if s == "self":
             return None
