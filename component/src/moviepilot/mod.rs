@@ -16,7 +16,7 @@
 //! time, or a name collides with an Ombi tool, a `moviepilot_status` tool is listed whose
 //! description and result say what is wrong.
 //!
-//! [`backend`] is what the catalogue sees; [`bridge`] runs one call.
+//! `backend.rs` is what the catalogue sees; `bridge.rs` runs one call.
 //!
 //! In compact schema mode (the default) listing asks MoviePilot for its compact projection and
 //! publishes large schemas abridged, plus (when some schema was abridged)

@@ -1,7 +1,7 @@
 //! The Ombi backend: its client, projections and the native tools.
 //!
 //! Every tool declares its `OmbiTool` spec as `TOOL` in its own file, next to its input schema
-//! and handler; each group lists its tools (`TOOLS`) in catalogue order and [`backend`] chains
+//! and handler; each group lists its tools (`TOOLS`) in catalogue order and `backend.rs` chains
 //! the groups.
 
 mod admin;
