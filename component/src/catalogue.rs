@@ -35,6 +35,12 @@ impl Plugin {
         Self { config, backends }
     }
 
+    /// A plugin merging `backends`, in their order, under `config`'s selection.
+    #[cfg(test)]
+    fn with_backends(config: Config, backends: Vec<Box<dyn Backend>>) -> Self {
+        Self { config, backends }
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }
