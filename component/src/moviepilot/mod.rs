@@ -42,4 +42,3 @@ mod tests;
 
 pub(crate) use backend::MoviePilotBackend;
 pub(crate) use config::MoviePilotConfig;
-pub use config::SEARCH_TORRENTS_DEADLINE_MS;
