@@ -21,10 +21,14 @@ use bindings::wasi::http::types::{
 };
 use bindings::wasi::io::streams::StreamError;
 
+use crate::auth::AuthMode;
 use crate::config::Settings;
 use crate::http::{self, Head, Response};
 use crate::mcp::{self, ToolOutcome, ToolRecord, Tools};
+use crate::oauth;
 use crate::prelude::*;
+
+mod fetch;
 
 /// Bytes asked for per body read.
 const READ_CHUNK: u64 = 64 * 1024;
@@ -69,13 +73,34 @@ fn respond(request: &IncomingRequest) -> Response {
         path_with_query: &path,
         headers: &headers,
     };
-    let admitted = match http::admit(&settings, &head) {
+    if let AuthMode::OAuth(o) = &settings.auth
+        && let Some(answer) = oauth::metadata::serve(o, &settings.path, &head)
+    {
+        return answer;
+    }
+    let mut admitted = match http::admit(&settings, &head) {
         Ok(admitted) => admitted,
         Err(refusal) => return refusal,
     };
-    match read_body(request, admitted.body_cap) {
-        Ok(body) => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
-        Err(answer) => answer,
+    let grant = match &settings.auth {
+        AuthMode::OAuth(o) => {
+            let now = wasi::clocks::wall_clock::now().seconds;
+            match oauth::authorize(o, &head, &fetch::WasiFetch, &oauth::NoCache, now) {
+                Ok(grant) => Some((o, grant)),
+                Err(refusal) => return refusal,
+            }
+        }
+        _ => None,
+    };
+    let body = match read_body(request, admitted.body_cap) {
+        Ok(body) => body,
+        Err(answer) => return answer,
+    };
+    match grant {
+        Some((o, grant)) => {
+            oauth::handle(o, grant, &body, &mut admitted, &Plugin, &settings.secrets)
+        }
+        None => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
     }
 }
 

@@ -9,6 +9,7 @@
 //! - [`http`]: what is checked before the body is read (path, Origin, method, auth,
 //!   `Content-Type`, `Accept`, `MCP-Protocol-Version`, size).
 //! - [`mcp`]: one JSON-RPC message per POST: `initialize`, `ping`, `tools/list`, `tools/call`.
+//! - [`oauth`]: `MEDIA_MCP_HTTP_AUTH=oauth`, access tokens of the household's identity provider.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -26,6 +27,7 @@ pub mod auth;
 pub mod config;
 pub mod http;
 pub mod mcp;
+pub mod oauth;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(
