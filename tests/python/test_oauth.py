@@ -184,3 +184,17 @@ def test_static_token_mode_serves_no_oauth_metadata(host, upstream, tmp_path_fac
         assert status == 401 and "resource_metadata" not in headers["www-authenticate"]
     finally:
         s.stop()
+
+
+def test_an_incomplete_oauth_configuration_names_the_variable(host, upstream, idp, tmp_path_factory):
+    env = {"MEDIA_MCP_HTTP_AUTH": "oauth", "MEDIA_MCP_OAUTH_ISSUER": idp.issuer}
+    if host == "host-harness serve --http":
+        with pytest.raises(RuntimeError, match="MEDIA_MCP_OAUTH_RESOURCE"):
+            serve(host, upstream, tmp_path_factory, **env)
+        return
+    s = serve(host, upstream, tmp_path_factory, **env)
+    try:
+        status, _h, body = send(s, INIT)
+        assert status == 500 and "MEDIA_MCP_OAUTH_RESOURCE" in body["error"]["message"], body
+    finally:
+        s.stop()

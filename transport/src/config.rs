@@ -107,7 +107,7 @@ impl Settings {
                             .to_owned(),
                     ));
                 }
-                oauth = Some(OAuthSettings::from_lookup(&get)?);
+                oauth = Some(OAuthSettings::from_lookup(get).map_err(|e| ConfigError(e.0))?);
                 false
             }
             Some(_) => {

@@ -5,13 +5,7 @@
 // The allocator, panic handler, `cabi_realloc` and `memcmp`/`bcmp` std would have brought.
 extern crate media_mcp_guest_rt;
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../wit",
-        world: "http-transport",
-        generate_all,
-    });
-}
+mod bindings;
 
 use bindings::exports::wasi::http::incoming_handler::Guest;
 use bindings::media_mcp::plugin::tools as plugin;
@@ -25,8 +19,8 @@ use crate::auth::AuthMode;
 use crate::config::Settings;
 use crate::http::{self, Head, Response};
 use crate::mcp::{self, ToolOutcome, ToolRecord, Tools};
-use crate::oauth;
 use crate::prelude::*;
+use crate::{oauth, resource_server};
 
 mod fetch;
 
@@ -74,7 +68,7 @@ fn respond(request: &IncomingRequest) -> Response {
         headers: &headers,
     };
     if let AuthMode::OAuth(o) = &settings.auth
-        && let Some(answer) = oauth::metadata::serve(o, &settings.path, &head)
+        && let Some(answer) = resource_server::metadata::serve(o, &settings.path, &head)
     {
         return answer;
     }
@@ -85,7 +79,7 @@ fn respond(request: &IncomingRequest) -> Response {
     let grant = match &settings.auth {
         AuthMode::OAuth(o) => {
             let now = wasi::clocks::wall_clock::now().seconds;
-            match oauth::authorize(o, &head, &fetch::WasiFetch, &oauth::NoCache, now) {
+            match resource_server::authorize(o, &head, &fetch::WasiFetch, &oauth::NoCache, now) {
                 Ok(grant) => Some((o, grant)),
                 Err(refusal) => return refusal,
             }
@@ -98,7 +92,7 @@ fn respond(request: &IncomingRequest) -> Response {
     };
     match grant {
         Some((o, grant)) => {
-            oauth::handle(o, grant, &body, &mut admitted, &Plugin, &settings.secrets)
+            resource_server::handle(o, grant, &body, &mut admitted, &Plugin, &settings.secrets)
         }
         None => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
     }

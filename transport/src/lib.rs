@@ -9,7 +9,8 @@
 //! - [`http`]: what is checked before the body is read (path, Origin, method, auth,
 //!   `Content-Type`, `Accept`, `MCP-Protocol-Version`, size).
 //! - [`mcp`]: one JSON-RPC message per POST: `initialize`, `ping`, `tools/list`, `tools/call`.
-//! - [`oauth`]: `MEDIA_MCP_HTTP_AUTH=oauth`, access tokens of the household's identity provider.
+//! - [`oauth`]: `MEDIA_MCP_HTTP_AUTH=oauth` settings, the identity provider's keys, JWT access tokens.
+//! - [`resource_server`]: OAuth metadata, challenges and scopes around [`mcp`].
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -28,6 +29,7 @@ pub mod config;
 pub mod http;
 pub mod mcp;
 pub mod oauth;
+pub mod resource_server;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(

@@ -4,7 +4,6 @@
 
 use core::fmt;
 
-use crate::config::ConfigError;
 use crate::prelude::*;
 
 /// Scope that lists and calls the read-only tools, when `MEDIA_MCP_OAUTH_READ_SCOPE` is unset.
@@ -53,9 +52,22 @@ impl fmt::Debug for OAuthSettings {
     }
 }
 
+/// A setting that cannot be used; the message names the variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 fn err(message: String) -> ConfigError {
     ConfigError(message)
 }
+
+/// The well-known prefix of protected resource metadata (RFC 9728 §3).
+pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
 /// `scheme://authority` of an `https` URL, or of an `http` one on a loopback host; `None`
 /// otherwise (or with a fragment or user info).
@@ -228,11 +240,7 @@ impl OAuthSettings {
     pub fn metadata_path(&self) -> String {
         let after_scheme = self.resource.split_once("://").map_or("", |(_, r)| r);
         let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
-        format!(
-            "{}{}",
-            super::metadata::WELL_KNOWN,
-            path.trim_end_matches('/')
-        )
+        format!("{}{}", WELL_KNOWN, path.trim_end_matches('/'))
     }
 
     /// The absolute URL of the metadata document.

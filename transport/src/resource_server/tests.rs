@@ -6,6 +6,7 @@ use p256::ecdsa::signature::Signer as _;
 use serde_json::json;
 
 use super::*;
+use crate::oauth::{FetchError, NoCache};
 
 const ISSUER: &str = "https://id.example.com/oidc";
 const RESOURCE: &str = "https://media.example.com/mcp";

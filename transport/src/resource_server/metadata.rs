@@ -3,12 +3,10 @@
 
 use serde_json::json;
 
-use super::config::OAuthSettings;
 use crate::http::{Head, Response, TRANSPORT_ERROR};
+use crate::oauth::config::OAuthSettings;
+pub use crate::oauth::config::WELL_KNOWN;
 use crate::prelude::*;
-
-/// The well-known prefix of protected resource metadata.
-pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
 /// The metadata document.
 pub fn document(o: &OAuthSettings) -> serde_json::Value {
