@@ -374,36 +374,10 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
         .block_on(future)
 }
 
-/// Checks the HTTP transport's settings in `env` as the component will read them, so a bad one
-/// stops the start naming its variable; returns the origins the transport fetches from
-/// (OAuth mode: the issuer's, and a configured key set's).
-///
-/// # Errors
-///
-/// A setting the transport would refuse.
-fn transport_fetch_origins(env: &[(String, String)]) -> anyhow::Result<Vec<url::Url>> {
-    let transport = media_mcp_transport::Settings::from_lookup(|name| {
-        env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-    })
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let media_mcp_transport::auth::AuthMode::OAuth(oauth) = &transport.auth else {
-        return Ok(Vec::new());
-    };
-    oauth
-        .fetch_origins()
-        .iter()
-        .map(|o| url::Url::parse(o).with_context(|| format!("the OAuth origin {o}")))
-        .collect()
-}
-
 /// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
     let path = component_file(&settings, HTTP_COMPONENT_FILE)?;
-    let mut options = sandbox_options(&settings);
-    let oauth_origins = transport_fetch_origins(&options.guest_env)?;
-    let policy = Policy::from_settings(&settings).allowing(&oauth_origins);
-    let allowed = policy.allowed_origins().join(", ");
-    options.policy = Arc::new(policy);
+    let options = sandbox_options(&settings);
     let call_timeout = options.call_timeout;
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
@@ -428,7 +402,9 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         } else {
             "injected by the host"
         },
-        allowed
+        Policy::from_settings(&settings)
+            .allowed_origins()
+            .join(", ")
     );
     let options = crate::http_serve::HttpOptions {
         max_in_flight: settings.http_max_in_flight,

@@ -131,7 +131,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "MEDIA_MCP_HTTP_AUTH",
-        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy); oauth = access tokens of your identity provider (MEDIA_MCP_OAUTH_*). Neither this nor tokens: every request gets 401.",
+        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401.",
     },
     Variable {
         name: "MEDIA_MCP_HTTP_USER_HEADER",
@@ -144,42 +144,6 @@ pub const VARIABLES: &[Variable] = &[
     Variable {
         name: "MEDIA_MCP_HTTP_PATH",
         help: "serve --http: the MCP path (default /mcp).",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_ISSUER",
-        help: "serve --http with MEDIA_MCP_HTTP_AUTH=oauth: the identity provider's issuer URL (required); its metadata is discovered, and the harness allows its origin.",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_RESOURCE",
-        help: "OAuth: this server's public MCP URL, e.g. https://media.example.com/mcp (required); the accepted audience.",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_AUDIENCES",
-        help: "OAuth: more accepted aud values (comma-separated), for providers that put their client id in aud.",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_USER_CLAIM",
-        help: "OAuth: the token claim naming the Ombi user (default preferred_username).",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_USER_MAP",
-        help: "OAuth: claim-value=ombi-user,...; when set, other users are refused.",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_READ_SCOPE",
-        help: "OAuth: the scope of the read-only tools (default media:read).",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_WRITE_SCOPE",
-        help: "OAuth: the scope of every tool (default media:write).",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_JWKS_URI",
-        help: "OAuth: the key set's URL, when not the one the issuer's metadata names on its own origin; the harness allows its origin.",
-    },
-    Variable {
-        name: "MEDIA_MCP_OAUTH_JWKS",
-        help: "OAuth: the key set itself (JWKS JSON): nothing is fetched.",
     },
     Variable {
         name: "MEDIA_MCP_PROGRESS_INTERVAL_MS",
@@ -526,15 +490,6 @@ const GUEST_VARIABLES: &[&str] = &[
     "MEDIA_MCP_HTTP_USER_HEADER",
     "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
     "MEDIA_MCP_HTTP_PATH",
-    "MEDIA_MCP_OAUTH_ISSUER",
-    "MEDIA_MCP_OAUTH_RESOURCE",
-    "MEDIA_MCP_OAUTH_AUDIENCES",
-    "MEDIA_MCP_OAUTH_USER_CLAIM",
-    "MEDIA_MCP_OAUTH_USER_MAP",
-    "MEDIA_MCP_OAUTH_READ_SCOPE",
-    "MEDIA_MCP_OAUTH_WRITE_SCOPE",
-    "MEDIA_MCP_OAUTH_JWKS_URI",
-    "MEDIA_MCP_OAUTH_JWKS",
 ];
 
 /// Variables that configure the harness itself and are therefore not passed to the guest.

@@ -2,7 +2,7 @@
 (tests/node/oidc_provider.mjs, resource indicators issuing ES256 JWT access tokens) on loopback,
 with a pre-registered client getting tokens by the client-credentials grant with the `resource`
 parameter. The server discovers the provider's metadata and keys itself; a tool call reaches
-the fake Ombi as the mapped user, and a read-only token cannot write. Both hosts. Skipped without node and npm, like test_http_node.py.
+the fake Ombi as the mapped user, and a read-only token cannot write. Under `wasmtime serve` (see test_oauth.py). Skipped without node and npm, like test_http_node.py.
 """
 import base64
 import json
@@ -17,9 +17,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from test_http import host, line_count, require_artifact, serve, upstream  # noqa: E402,F401
+from test_http import line_count, require_artifact, serve, upstream  # noqa: E402,F401
 from test_http_node import node_clients  # noqa: E402,F401
-from test_oauth import LIST, RESOURCE, SEARCH, call, send  # noqa: E402
+from test_oauth import LIST, RESOURCE, SEARCH, call, host, send  # noqa: E402,F401
 
 CLIENT_ID = "media-app"
 CLIENT_SECRET = secrets.token_urlsafe(24)
