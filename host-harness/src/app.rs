@@ -422,14 +422,17 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
     // The transport's settings, as the component will read them: checked once here (a bad
     // token table stops the start, naming the variable) and applied to every request's headers
     // before it costs a slot.
-    let admission = media_mcp_transport::Settings::from_lookup(|name| {
+    let guest_var = |name: &str| {
         options
             .guest_env
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
-    })
-    .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    };
+    crate::http_serve::supported(guest_var("MEDIA_MCP_HTTP_AUTH").as_deref())
+        .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    let admission = media_mcp_transport::Settings::from_lookup(guest_var)
+        .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
     let call_timeout = options.call_timeout;
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))

@@ -151,7 +151,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "MEDIA_MCP_HTTP_AUTH",
-        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401.",
+        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401. oauth is refused at start: OAuth is served by `wasmtime serve`/wasmCloud for now.",
     },
     Variable {
         name: "MEDIA_MCP_HTTP_PROXY_TOKENS",

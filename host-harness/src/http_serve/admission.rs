@@ -71,3 +71,42 @@ pub(super) fn body_refusal(status: u16, message: &str) -> GatewayResponse {
 pub(super) fn too_large() -> GatewayResponse {
     to_hyper(http::too_large())
 }
+
+/// The start error for an authentication mode the harness cannot serve: OAuth
+/// (`MEDIA_MCP_HTTP_AUTH=oauth`, `auth` its value) needs the transport to read the identity
+/// provider's keys, and the harness's outbound allowlist holds only the upstreams. Checked
+/// before the transport's settings, so the OAuth variables need not be set to see it.
+///
+/// # Errors
+///
+/// OAuth mode, with a message naming the variable and the hosts that serve it.
+pub fn supported(auth: Option<&str>) -> Result<(), String> {
+    if auth.is_some_and(|mode| mode.trim() == "oauth") {
+        return Err(
+            "MEDIA_MCP_HTTP_AUTH=oauth is not served by `host-harness serve --http` \
+                    yet: OAuth is served by `wasmtime serve`/wasmCloud for now (run \
+                    target/media_mcp_http.wasm there), or use MEDIA_MCP_HTTP_TOKENS here"
+                .to_owned(),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oauth_mode_is_refused_naming_the_variable_and_the_hosts_that_serve_it() {
+        let e = supported(Some(" oauth")).unwrap_err();
+        assert!(e.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+        assert!(e.contains("`wasmtime serve`/wasmCloud"), "{e}");
+    }
+
+    #[test]
+    fn token_and_off_modes_start() {
+        for auth in [None, Some("off"), Some("tokens")] {
+            assert_eq!(supported(auth), Ok(()));
+        }
+    }
+}
