@@ -5,7 +5,7 @@
 use crate::moviepilot::{self, MoviePilotConfig};
 use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
-use crate::tool::Selection;
+use crate::tool::{ConfigProblem, Selection};
 use crate::upstream::non_empty;
 
 /// Default whole-call deadline.
@@ -23,7 +23,7 @@ pub struct Config {
     /// Which tools are published and callable.
     pub(crate) selection: Selection,
     /// Problems found while reading the environment (reported in tool results, never secrets).
-    pub(crate) problems: Vec<String>,
+    pub(crate) problems: Vec<ConfigProblem>,
 }
 
 impl Config {
@@ -36,7 +36,10 @@ impl Config {
             Some(v) => match v.parse::<u64>() {
                 Ok(ms) if (100..=600_000).contains(&ms) => ms,
                 _ => {
-                    problems.push("MEDIA_MCP_CALL_DEADLINE_MS must be 100..=600000".into());
+                    problems.push(ConfigProblem::new(
+                        "MEDIA_MCP_CALL_DEADLINE_MS",
+                        "must be 100..=600000",
+                    ));
                     DEFAULT_CALL_DEADLINE_MS
                 }
             },

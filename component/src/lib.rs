@@ -3,7 +3,8 @@
 //! The crate builds natively (all logic, unit-tested with `cargo test -p media-mcp`) and for
 //! `wasm32-wasip2`, where [`guest`] adds the thin WIT glue and the wasi:http client.
 //!
-//! - [`catalogue`]: the tool registry, argument validation and dispatch.
+//! - `catalogue`: merges the backends' tools, applies the operator's selection and routes each
+//!   call (each backend checks its own arguments against the tool's input schema).
 //! - [`contract`]: output schemas, the result envelope, errors and budgets.
 //! - [`ombi`]: the Ombi backend.
 //! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).

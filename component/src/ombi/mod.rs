@@ -116,3 +116,6 @@ impl Backend for OmbiBackend {
 
 /// The search and media-details tools, listed first.
 static CORE_READS: &[&OmbiTool] = &[&search::TOOL, &details::TOOL];
+
+#[cfg(test)]
+mod tests;

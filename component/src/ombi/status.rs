@@ -4,7 +4,7 @@
 
 use crate::contract::{ErrorCode, Rendered, Reply, ToolError, compose_output_schema, render};
 use crate::prelude::*;
-use crate::tool::{Access, ToolDescriptor};
+use crate::tool::{Access, ConfigProblem, ToolDescriptor};
 use serde_json::json;
 
 /// The tool's name.
@@ -12,12 +12,15 @@ pub(crate) const STATUS_TOOL: &str = "ombi_status";
 const TITLE: &str = "Ombi backend status";
 
 /// Whether `problems` say `OMBI_URL` was set but could not be used.
-pub(crate) fn ombi_unusable(problems: &[String]) -> bool {
-    problems.iter().any(|p| p.starts_with("OMBI_URL"))
+pub(crate) fn ombi_unusable(problems: &[ConfigProblem]) -> bool {
+    problems.iter().any(|p| p.variable == "OMBI_URL")
 }
 
-fn said(problems: &[String]) -> String {
+fn said(problems: &[ConfigProblem]) -> String {
     problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
         .join("; ")
         .chars()
         .filter(|c| !c.is_control())
@@ -26,7 +29,7 @@ fn said(problems: &[String]) -> String {
 }
 
 /// The tool as listed.
-pub(crate) fn descriptor(problems: &[String]) -> ToolDescriptor {
+pub(crate) fn descriptor(problems: &[ConfigProblem]) -> ToolDescriptor {
     ToolDescriptor {
         name: STATUS_TOOL.to_owned(),
         title: TITLE.to_owned(),
@@ -42,7 +45,7 @@ pub(crate) fn descriptor(problems: &[String]) -> ToolDescriptor {
 }
 
 /// The result of a call: always the configuration error, naming the problems.
-pub(crate) fn call(problems: &[String], correlation_id: &str) -> Rendered {
+pub(crate) fn call(problems: &[ConfigProblem], correlation_id: &str) -> Rendered {
     // The plugin's own text: variable names would otherwise be redacted as key-like words.
     let error = ToolError {
         message: format!(

@@ -5,9 +5,11 @@
 //! This layer knows no backend; backends and the catalogue depend on it.
 
 pub(crate) mod args;
+mod problem;
 pub mod selection;
 
-pub(crate) use args::{Args, Window};
+pub(crate) use args::{Args, Choice};
+pub use problem::ConfigProblem;
 pub use selection::Selection;
 
 use crate::contract::{Rendered, Reply, ToolError, compose_output_schema};
@@ -128,7 +130,8 @@ impl<H> ToolSpec<H> {
     pub(crate) fn parse_arguments(&self, arguments: &str) -> Result<Args, ToolError> {
         let map = parse_object(arguments)?;
         let value = Value::Object(map);
-        schema::validate(&(self.input_schema)(), &value).map_err(|v| {
+        let input_schema = (self.input_schema)();
+        schema::validate(&input_schema, &value).map_err(|v| {
             let msg = if v.field.is_empty() {
                 v.message.clone()
             } else {
@@ -146,7 +149,7 @@ impl<H> ToolSpec<H> {
         let Value::Object(map) = value else {
             return Err(ToolError::internal("arguments changed type"));
         };
-        Ok(Args::new(map))
+        Ok(Args::from_schema(&input_schema, map))
     }
 
     /// `reply` with, for an `UNKNOWN_OUTCOME` of a write, the advice to reconcile with a read.

@@ -13,6 +13,10 @@ use media_mcp_transport::{Settings, admit};
 use crate::sandbox::GatewayResponse;
 
 /// Admits `parts` on its headers alone, or gives the answer to send (with its CORS headers).
+#[allow(
+    clippy::result_large_err,
+    reason = "the refusal is the response sent at once, never stored or passed along"
+)]
 pub(super) fn check(
     settings: &Settings,
     parts: &hyper::http::request::Parts,

@@ -8,7 +8,7 @@ fn read(pairs: &[(&str, &str)]) -> (Option<MoviePilotConfig>, Vec<String>) {
         .collect();
     let mut problems = Vec::new();
     let cfg = from_lookup(&|k| map.get(k).cloned(), &mut problems);
-    (cfg, problems)
+    (cfg, problems.iter().map(ToString::to_string).collect())
 }
 
 #[test]

@@ -55,7 +55,7 @@ pub fn input_schema() -> Value {
         .collect();
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "service": {"enum": services, "description": "The connected service: sonarr, radarr, radarr_4k, lidarr, plex, emby or jellyfin."},
             "resource": {"enum": ["quality_profiles", "root_folders", "language_profiles", "tags", "version", "users", "watchlist_users"],
                          "description": "What to list. sonarr: quality_profiles, root_folders, language_profiles, tags, version. radarr: quality_profiles, root_folders, tags. radarr_4k and lidarr: quality_profiles, root_folders. plex: users, watchlist_users. emby and jellyfin: users."}
@@ -68,13 +68,13 @@ pub fn input_schema() -> Value {
 
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let service = args.str("service").unwrap_or_default();
-    let resource = args.str("resource").unwrap_or_default();
+    let service = args.str("service")?;
+    let resource = args.str("resource")?;
     let path = route(service, resource).ok_or_else(|| {
         ToolError::invalid_argument("resource", format!("{service} has no {resource}"))
     })?;
     let ombi = call.ombi()?;
-    let window = args.window();
+    let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     if resource == "version" {
         let version = match ombi.get::<Value>(path)? {

@@ -31,7 +31,7 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "view": {"enum": ["status", "about", "update", "request_counts", "capabilities", "health"],
                      "description": "status (reachable, version, first-run wizard done), about (version, branch, runtime and database types), update (whether Ombi's last update check found a newer version), request_counts (pending, approved, available and denied requests across the server), capabilities (which integrations and features are switched on), health (Ombi's health check: Healthy, Degraded or Unhealthy)."}
         })),
@@ -74,7 +74,7 @@ fn instance_metric(name: &str, value: Value) -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    match args.str("view").unwrap_or_default() {
+    match args.str("view")? {
         "status" => {
             let mut values = Vec::new();
             let mut failures = Vec::new();
@@ -130,7 +130,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             Ok(Reply::ok(common::local_page(
                 "reference_page",
                 items,
-                args.window(),
+                args.window()?,
                 "references",
             )))
         }

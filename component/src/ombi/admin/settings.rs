@@ -166,7 +166,7 @@ pub fn input_schema() -> Value {
 
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let name = args.str("section").unwrap_or_default();
+    let name = args.str("section")?;
     let section = SECTIONS.iter().find(|s| s.name == name).ok_or_else(|| {
         ToolError::invalid_argument("section", format!("unknown section {name:?}"))
     })?;

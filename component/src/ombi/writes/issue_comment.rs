@@ -47,8 +47,8 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    if args.str("action") == Some("delete") {
-        let id = args.int("comment_id").unwrap_or(0);
+    if args.str("action")? == "delete" {
+        let id = args.int("comment_id")?;
         let done = bool_answer(write(
             &ombi,
             Method::Delete,
@@ -69,8 +69,8 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             "adding a comment needs a user to act as (OMBI_USER or the host's principal): with the bare API key Ombi cannot find the author and fails",
         ));
     }
-    let issue = args.int("issue_id").unwrap_or(0);
-    let body = json!({"comment": args.str("comment"), "issueId": issue});
+    let issue = args.int("issue_id")?;
+    let body = json!({"comment": args.str("comment")?, "issueId": issue});
     match write(&ombi, Method::Post, "/api/v1/Issues/comments", Some(&body))? {
         None => Ok(failure_with(
             ToolError::new(

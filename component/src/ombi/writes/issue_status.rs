@@ -7,7 +7,7 @@ use super::outcome::{bool_answer, bool_reply, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
-use crate::ombi::codes::issue_status_code;
+use crate::ombi::codes::IssueStatus;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -38,8 +38,8 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let id = args.int("issue_id").unwrap_or(0);
-    let status = args.str("status").and_then(issue_status_code).unwrap_or(0);
+    let id = args.int("issue_id")?;
+    let status = args.choice::<IssueStatus>("status")?.code();
     let body = json!({"issueId": id, "status": status});
     let done = bool_answer(write(
         &ombi,

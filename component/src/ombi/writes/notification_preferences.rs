@@ -56,14 +56,14 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let user = args.str("user_id").unwrap_or_default();
-    let agent = args.str("agent").unwrap_or_default();
+    let user = args.str("user_id")?;
+    let agent = args.str("agent")?;
     let code = AGENTS
         .iter()
         .find(|(n, _)| *n == agent)
         .map(|(_, c)| *c)
-        .unwrap_or(1);
-    let value = args.str("value").unwrap_or_default();
+        .ok_or_else(|| ToolError::internal("the agent enum and the agent table disagree"))?;
+    let value = args.str("value")?;
     // Ombi ignores `enabled` and keys enablement off a non-empty value.
     let body =
         json!([{"agent": code, "userId": user, "value": value, "enabled": !value.is_empty()}]);

@@ -33,7 +33,7 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
+    let req = RequestRef::from_args(args)?;
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
     let er = req.send(
         &ombi,

@@ -32,8 +32,8 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
-    let available = args.bool("available").unwrap_or(false);
+    let req = RequestRef::from_args(args)?;
+    let available = args.bool("available")?;
     let action = if available {
         "available"
     } else {

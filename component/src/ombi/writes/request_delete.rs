@@ -43,10 +43,9 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let id = args.int("request_id").unwrap_or(0);
-    let kind = args.str("target_kind").unwrap_or("movie");
-    match kind {
-        "tv_parent" => {
+    let id = args.int("request_id")?;
+    match args.choice::<TargetKind>("target_kind")? {
+        TargetKind::TvParent => {
             ensure_exists(&ombi, &format!("/api/v1/Request/tv/{id}"), "TV request")?;
             // Empty 200 body: success by status only, never a count of removed children.
             write(
@@ -58,7 +57,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let m = Mutation::new(Outcome::Completed).target(TargetKind::TvParent, Some(id));
             Ok(Reply::ok(m.into_json()).warn("the TV request and all its child requests were deleted; Ombi does not say how many"))
         }
-        "tv_child" => {
+        TargetKind::TvChild => {
             let er = engine_result(write(
                 &ombi,
                 Method::Delete,
@@ -73,7 +72,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 reply
             })
         }
-        "album" => {
+        TargetKind::Album => {
             let er = engine_result(write(
                 &ombi,
                 Method::Delete,
@@ -82,7 +81,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )?)?;
             Ok(er.reply(Mutation::new(Outcome::Completed).target(TargetKind::Album, Some(id))))
         }
-        _ => {
+        TargetKind::Movie => {
             ensure_exists(
                 &ombi,
                 &format!("/api/v1/Request/movie/info/{id}"),

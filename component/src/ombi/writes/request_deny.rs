@@ -31,9 +31,9 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
+    let req = RequestRef::from_args(args)?;
     let mut body = req.body();
-    body["reason"] = json!(args.str("reason"));
+    body["reason"] = json!(args.str("reason")?);
     let er = req.send(&ombi, Method::Put, &req.v1_route("deny"), Some(&body))?;
     Ok(er.reply(req.mutation(Outcome::Completed)))
 }

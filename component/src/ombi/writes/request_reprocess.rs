@@ -32,7 +32,7 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
+    let req = RequestRef::from_args(args)?;
     let path = format!(
         "/api/v2/Requests/reprocess/{}/{}/{}",
         req.kind.code(),

@@ -40,19 +40,14 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let kind = if args.str("media") == Some("tv") {
-        RequestKind::Tv
-    } else {
-        RequestKind::Movie
-    };
-    let media = kind.label();
-    let id = args.int("request_id").unwrap_or(0);
-    let action = if args.bool("subscribed").unwrap_or(false) {
+    let kind = args.choice::<RequestKind>("media")?;
+    let id = args.int("request_id")?;
+    let action = if args.bool("subscribed")? {
         "subscribe"
     } else {
         "unsubscribe"
     };
-    let target = target_kind(media);
+    let target = target_kind(kind);
     if !bool_answer(write(
         &ombi,
         Method::Post,

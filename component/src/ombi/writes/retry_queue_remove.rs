@@ -35,7 +35,7 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let id = args.int("queue_id").unwrap_or(0);
+    let id = args.int("queue_id")?;
     let done = bool_answer(write(
         &ombi,
         Method::Delete,

@@ -50,10 +50,10 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let name = args.str("section").unwrap_or_default();
+    let name = args.str("section")?;
     let spec = section(name)
         .ok_or_else(|| ToolError::invalid_argument("section", "is not a writable section"))?;
-    let changes = validated_changes(name, args.value("changes"))?;
+    let changes = validated_changes(name, args.value("changes")?)?;
     let current: Value = ombi.get(spec.read_path)?.ok_or_else(|| {
         ToolError::schema_mismatch(
             "Ombi returned no settings for this section; nothing was changed",
@@ -65,7 +65,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ));
     }
     let mut warnings = Vec::new();
-    match args.str("revision") {
+    match args.opt_str("revision") {
         Some(rev) if Some(rev) != revision(name, &current).as_deref() => {
             let err = ToolError::new(
                 ErrorCode::Conflict,
@@ -103,12 +103,9 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
 /// Every change checked against the allowlist and its field type before anything is read.
 fn validated_changes(
     section_name: &str,
-    changes: Option<&Value>,
+    changes: &Value,
 ) -> Result<Vec<(String, Value)>, ToolError> {
-    let list = changes
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let list = changes.as_array().cloned().unwrap_or_default();
     let mut out: Vec<(String, Value)> = Vec::new();
     for (i, c) in list.iter().enumerate() {
         let raw = c["name"].as_str().unwrap_or_default();

@@ -63,7 +63,7 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let target = args.str("target").unwrap_or("discord");
+    let target = args.str("target")?;
     let (settings_path, tester) = match target {
         t if NOTIFIERS.contains(&t) => (format!("/api/v1/Settings/notifications/{t}"), t),
         "radarr" | "radarr_4k" => ("/api/v1/Settings/radarr".to_owned(), "radarr"),
@@ -79,7 +79,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "radarr" => saved.get("radarr").cloned(),
         "radarr_4k" => saved.get("radarr4K").cloned(),
         t if SERVERS.contains(&t) => {
-            let i = args.int("server_index").unwrap_or(0) as usize;
+            let i = args.int("server_index")? as usize;
             saved
                 .get("servers")
                 .and_then(Value::as_array)

@@ -47,7 +47,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ));
     }
     let mut calls: Vec<(&str, &str, Value)> = Vec::new();
-    if let Some(country) = args.str("streaming_country") {
+    if let Some(country) = args.opt_str("streaming_country") {
         // Ombi stores any text; only its own country list is meaningful (checked before any change).
         let known: Option<Value> = ombi.get("/api/v1/Identity/streamingcountry")?;
         let listed = known
@@ -61,14 +61,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             ));
         }
     }
-    if let Some(lang) = args.str("language") {
+    if let Some(lang) = args.opt_str("language") {
         calls.push((
             "language",
             "/api/v1/Identity/language",
             json!({"lang": lang}),
         ));
     }
-    if let Some(country) = args.str("streaming_country") {
+    if let Some(country) = args.opt_str("streaming_country") {
         calls.push((
             "streaming_country",
             "/api/v1/Identity/streamingcountry",

@@ -9,6 +9,7 @@ use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_war
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::Call;
 use crate::ombi::OmbiTool;
+use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -40,10 +41,11 @@ pub fn input_schema() -> Value {
 /// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
-    let up = args.str("direction") != Some("down");
-    let target = target_kind(media);
+    let kind = args.choice::<RequestKind>("media")?;
+    let media = kind.label();
+    let id = args.int("request_id")?;
+    let up = args.str("direction")? == "up";
+    let target = target_kind(kind);
     match ombi.get::<Value>("/api/v1/Settings/voteenabled")? {
         Some(Value::Bool(true)) => {}
         Some(Value::Bool(false)) => {
