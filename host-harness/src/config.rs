@@ -151,7 +151,7 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "MEDIA_MCP_HTTP_AUTH",
-        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401. oauth is refused at start: OAuth is served by `wasmtime serve`/wasmCloud for now.",
+        help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401. oauth = access tokens of your identity provider (MEDIA_MCP_OAUTH_*).",
     },
     Variable {
         name: "MEDIA_MCP_HTTP_PROXY_TOKENS",
@@ -168,6 +168,58 @@ pub const VARIABLES: &[Variable] = &[
     Variable {
         name: "MEDIA_MCP_HTTP_PATH",
         help: "serve --http: the MCP path (default /mcp).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_ISSUER",
+        help: "OAuth: the identity provider's issuer URL (required); its metadata and keys are fetched by the HTTP component, and serve --http allows its origin (no key is ever sent there).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_RESOURCE",
+        help: "OAuth: this server's public MCP URL, e.g. https://media.example.com/mcp (required); the audience tokens must name.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_AUDIENCES",
+        help: "OAuth: more accepted aud values (comma-separated), for providers that put their client id in aud.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_USER_CLAIM",
+        help: "OAuth: the token claim naming the Ombi user (default preferred_username).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_USER_MAP",
+        help: "OAuth: claim-value=ombi-user,...; when set, other users are refused.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_READ_SCOPE",
+        help: "OAuth: the scope of the read-only tools (default media:read).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_WRITE_SCOPE",
+        help: "OAuth: the scope of every tool (default media:write).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_JWKS_URI",
+        help: "OAuth: the key set's URL, when not the one the issuer's metadata names on its own origin; serve --http allows its origin.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_JWKS",
+        help: "OAuth: the key set itself (JWKS JSON): no key is fetched.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID",
+        help: "OAuth: this server's client id at the identity provider, for introspecting opaque tokens (RFC 7662); with the secret.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+        help: "OAuth: that client's secret (passed to the HTTP component, never logged).",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+        help: "OAuth: the introspection endpoint, when not the one the issuer's metadata names on its own origin; serve --http allows its origin.",
+    },
+    Variable {
+        name: "MEDIA_MCP_OAUTH_INTROSPECT",
+        help: "OAuth: opaque (default: only tokens that are not JWTs are introspected) or always.",
     },
     Variable {
         name: "MEDIA_MCP_PROGRESS_INTERVAL_MS",
@@ -517,6 +569,19 @@ const GUEST_VARIABLES: &[&str] = &[
     "MEDIA_MCP_HTTP_USER_HEADER",
     "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
     "MEDIA_MCP_HTTP_PATH",
+    "MEDIA_MCP_OAUTH_ISSUER",
+    "MEDIA_MCP_OAUTH_RESOURCE",
+    "MEDIA_MCP_OAUTH_AUDIENCES",
+    "MEDIA_MCP_OAUTH_USER_CLAIM",
+    "MEDIA_MCP_OAUTH_USER_MAP",
+    "MEDIA_MCP_OAUTH_READ_SCOPE",
+    "MEDIA_MCP_OAUTH_WRITE_SCOPE",
+    "MEDIA_MCP_OAUTH_JWKS_URI",
+    "MEDIA_MCP_OAUTH_JWKS",
+    "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID",
+    "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+    "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+    "MEDIA_MCP_OAUTH_INTROSPECT",
 ];
 
 /// Variables that configure the harness itself and are therefore not passed to the guest.

@@ -46,8 +46,6 @@ mod calls;
 mod connections;
 mod descriptors;
 
-pub use admission::supported;
-
 use connections::{Connections, Guarded};
 
 use calls::{Abandoned, ChannelBody};

@@ -1,12 +1,17 @@
 """A minimal identity provider on loopback for the OAuth tests: OpenID discovery and a JWKS
 that the tests can rotate, and JWT access tokens signed with RS256, PS256, ES256 or EdDSA
-(keys made by `cryptography`), plus forged ones (alg none, HMAC keyed with the public key).
-Every request it answers is counted by path, so tests can bound the key fetches.
+(keys made by `cryptography`), plus forged ones (alg none, HMAC keyed with the public key), and
+opaque tokens answered by its RFC 7662 introspection endpoint (for one client, HTTP Basic).
+Every request it answers is counted by path, so tests can bound the key fetches, and its
+headers are kept, so tests can show no upstream key reached it.
 """
 import base64
 import json
+import os
+import secrets
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cryptography.hazmat.primitives import hashes, hmac, serialization
@@ -72,8 +77,12 @@ class FakeIdp:
         self.audience = audience
         self.keys = [Key(alg, f"{alg.lower()}-1") for alg in ("RS256", "PS256", "ES256", "EdDSA")]
         self.hits = {}
+        self.headers = []  # every request's headers, to show no upstream key was sent here
         self.lock = threading.Lock()
         idp = self
+
+        self.opaque = {}  # opaque token -> its introspection answer
+        self.client = ("media-mcp", "introspection-secret-" + b64(os.urandom(12)))
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -84,9 +93,11 @@ class FakeIdp:
             def do_GET(self):
                 with idp.lock:
                     idp.hits[self.path] = idp.hits.get(self.path, 0) + 1
+                    idp.headers.append(dict(self.headers.items()))
                 if self.path == "/oidc/.well-known/openid-configuration":
                     body = {"issuer": idp.issuer, "jwks_uri": f"{idp.issuer}/jwks",
-                            "authorization_endpoint": f"{idp.issuer}/auth", "token_endpoint": f"{idp.issuer}/token"}
+                            "authorization_endpoint": f"{idp.issuer}/auth", "token_endpoint": f"{idp.issuer}/token",
+                            "introspection_endpoint": f"{idp.issuer}/introspect"}
                 elif self.path == "/oidc/jwks":
                     body = {"keys": [k.jwk for k in idp.keys]}
                 else:
@@ -94,8 +105,27 @@ class FakeIdp:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
+                self.answer(200, body)
+
+            def do_POST(self):
+                """RFC 7662 introspection, for the client `idp.client` (HTTP Basic) only."""
+                with idp.lock:
+                    idp.hits["POST " + self.path] = idp.hits.get("POST " + self.path, 0) + 1
+                    idp.headers.append(dict(self.headers.items()))
+                form = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+                basic = "Basic " + base64.b64encode(":".join(idp.client).encode()).decode()
+                if self.path != "/oidc/introspect":
+                    return self.answer(404, {"error": "not_found"})
+                if self.headers.get("Authorization") != basic:
+                    return self.answer(401, {"error": "invalid_client"})
+                token = form.get("token", [""])[0]
+                if not token:
+                    return self.answer(400, {"error": "invalid_request", "error_description": "no token"})
+                self.answer(200, idp.opaque.get(token, {"active": False}))
+
+            def answer(self, status, body):
                 data = json.dumps(body).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -124,6 +154,18 @@ class FakeIdp:
         key = key or self.key(alg)
         header = {"alg": alg, "typ": "at+jwt", "kid": kid or key.kid}
         return jws(header, self.claims(**changes), key.sign)
+
+    def opaque_token(self, active=True, **changes) -> str:
+        """A random opaque token the introspection endpoint answers for with these claims."""
+        token = "opaque-" + secrets.token_urlsafe(24)
+        claims = self.claims(**changes)
+        claims.pop("jti", None)
+        self.opaque[token] = {"active": True, **claims} if active else {"active": False}
+        return token
+
+    def introspections(self) -> int:
+        with self.lock:
+            return self.hits.get("POST /oidc/introspect", 0)
 
     def forged_none(self) -> str:
         return jws({"alg": "none", "typ": "at+jwt"}, self.claims(), lambda _data: b"")

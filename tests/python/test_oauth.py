@@ -1,5 +1,6 @@
 """OAuth mode (MEDIA_MCP_HTTP_AUTH=oauth) of target/media_mcp_http.wasm under `wasmtime serve`
-(`host-harness serve --http` refuses to start in it), against a loopback identity provider (fake_idp.py: OpenID
+and `host-harness serve --http` (which allows the issuer's origin, and only it, besides the
+upstreams, and never sends an upstream key there), against a loopback identity provider (fake_idp.py: OpenID
 discovery, a rotating JWKS, tokens signed with RS256, PS256, ES256 and EdDSA) and the fake
 Ombi: protected resource metadata, the challenges, every refusal with nothing sent upstream,
 the read and write scopes, and the official Python client calling a tool as the token's user.
@@ -18,6 +19,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fake_idp import FakeIdp, Key  # noqa: E402
+from http_hosts import HOSTS  # noqa: E402
 from test_http import line_count, require_artifact, serve, upstream, with_session  # noqa: E402,F401
 
 RESOURCE = "https://media.example.test/mcp"
@@ -34,9 +36,7 @@ def call(name, args):
 SEARCH = call("read_search", {"query": "matrix"})
 
 
-# `host-harness serve --http` refuses OAuth mode at start (its outbound allowlist does not hold the
-# issuer's origin): test_the_harness_refuses_to_start_in_oauth_mode.
-@pytest.fixture(scope="module", params=["wasmtime serve"])
+@pytest.fixture(scope="module", params=HOSTS)
 def host(request):
     return request.param
 
@@ -53,8 +53,11 @@ def idp():
 @pytest.fixture(scope="module")
 def server(host, upstream, idp, tmp_path_factory):
     require_artifact()
+    client_id, secret = idp.client
     s = serve(host, upstream, tmp_path_factory, MEDIA_MCP_HTTP_AUTH="oauth",
-              MEDIA_MCP_OAUTH_ISSUER=idp.issuer, MEDIA_MCP_OAUTH_RESOURCE=RESOURCE)
+              MEDIA_MCP_OAUTH_ISSUER=idp.issuer, MEDIA_MCP_OAUTH_RESOURCE=RESOURCE,
+              MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID=client_id,
+              MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET=secret)
     try:
         yield s
     finally:
@@ -115,7 +118,10 @@ def refusals(idp):
         "alg none": idp.forged_none(),
         "HMAC keyed with the public key": idp.forged_hmac(),
         "garbage kid": idp.token(kid="no-such-key"),
-        "opaque without introspection": "an-opaque-access-token-0123456789",
+        "introspection: unknown opaque token": "an-opaque-access-token-0123456789",
+        "introspection: inactive": idp.opaque_token(active=False),
+        "introspection: wrong audience": idp.opaque_token(aud="https://other.example.test/mcp"),
+        "introspection: expired": idp.opaque_token(exp=now - 61),
     }
 
 
@@ -128,6 +134,43 @@ def test_invalid_tokens_are_401_invalid_token_and_nothing_goes_upstream(server, 
         assert headers["www-authenticate"].endswith('error="invalid_token"'), what
         assert token not in json.dumps(body), what
     assert line_count(log) == start
+
+
+def test_opaque_tokens_are_introspected_and_reach_ombi_as_their_user(server, upstream, idp):
+    _key, log, _url = upstream
+    start, asked = line_count(log), idp.introspections()
+    read = idp.opaque_token(scope="media:read", preferred_username="carol")
+    status, _h, body = send(server, SEARCH, read)
+    assert status == 200 and body["result"]["structuredContent"]["ok"] is True, body
+    assert idp.introspections() == asked + 1
+    lines = log.read_text().splitlines()[start:]
+    assert {json.loads(line)["user_name"] for line in lines if "/api/" in line.lower()} == {"carol"}
+    assert read not in "".join(lines), "the client's token never reaches an upstream"
+    status, _h, body = send(server, LIST, read)
+    assert all(t["name"].startswith("read_") for t in body["result"]["tools"])
+    start = line_count(log)
+    status, headers, _b = send(server, call("write_request_create", {"media_type": "movie", "tmdb_id": 603}), read)
+    assert status == 403 and 'error="insufficient_scope"' in headers["www-authenticate"]
+    assert line_count(log) == start
+    server_log = server.log.read_text()
+    assert idp.client[1] not in server_log and read not in server_log
+
+
+def test_a_wrong_introspection_secret_is_503_without_the_secret(host, upstream, idp, tmp_path_factory):
+    wrong = "wrong-secret-" + idp.client[1][-8:]
+    s = serve(host, upstream, tmp_path_factory, MEDIA_MCP_HTTP_AUTH="oauth",
+              MEDIA_MCP_OAUTH_ISSUER=idp.issuer, MEDIA_MCP_OAUTH_RESOURCE=RESOURCE,
+              MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID=idp.client[0],
+              MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET=wrong)
+    try:
+        _key, log, _url = upstream
+        start = line_count(log)
+        status, _h, body = send(s, SEARCH, idp.opaque_token())
+        assert status == 503 and "introspection" in body["error"]["message"], body
+        assert wrong not in json.dumps(body) and wrong not in s.log.read_text()
+        assert line_count(log) == start
+    finally:
+        s.stop()
 
 
 def test_token_in_the_query_string_is_refused(server, upstream, idp):
@@ -197,6 +240,11 @@ def test_static_token_mode_serves_no_oauth_metadata(host, upstream, tmp_path_fac
 
 def test_an_incomplete_oauth_configuration_names_the_variable(host, upstream, idp, tmp_path_factory):
     env = {"MEDIA_MCP_HTTP_AUTH": "oauth", "MEDIA_MCP_OAUTH_ISSUER": idp.issuer}
+    if host == "host-harness serve --http":
+        # The harness reads the transport's settings at start: it does not start.
+        with pytest.raises(RuntimeError, match="MEDIA_MCP_OAUTH_RESOURCE"):
+            serve(host, upstream, tmp_path_factory, **env)
+        return
     s = serve(host, upstream, tmp_path_factory, **env)
     try:
         status, _h, body = send(s, INIT)
@@ -205,17 +253,32 @@ def test_an_incomplete_oauth_configuration_names_the_variable(host, upstream, id
         s.stop()
 
 
-def test_the_harness_refuses_to_start_in_oauth_mode(upstream, idp, tmp_path):
+def test_the_harness_allows_the_issuer_origin_only_and_sends_it_no_key(host, server, upstream, idp):
+    if host != "host-harness serve --http":
+        pytest.skip("the harness's outbound allowlist")
+    key, _log, url = upstream
+    assert send(server, SEARCH, idp.token())[0] == 200
+    issuer_origin = idp.issuer.rsplit("/oidc", 1)[0]
+    log = server.log.read_text()
+    assert f"origins allowed: {url}, {issuer_origin})" in log, log
+    assert idp.headers, "the component fetched the issuer's metadata and keys"
+    for headers in idp.headers:
+        assert key not in json.dumps(headers), "an upstream key reached the identity provider"
+        assert not {"apikey", "x-api-key"} & {name.lower() for name in headers}
+    assert key not in log
+
+
+def test_the_harness_refuses_an_issuer_on_an_upstream_origin(upstream, tmp_path):
     from http_hosts import HARNESS, HARNESS_CACHE, HTTP_COMPONENT
     if not HARNESS.is_file():
         pytest.fail(f"{HARNESS} is missing: cargo build --release -p host-harness")
     key, _log, url = upstream
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"))}
     env.update(OMBI_URL=url, OMBI_API_KEY=key, MEDIA_MCP_HTTP_AUTH="oauth",
-               MEDIA_MCP_OAUTH_ISSUER=idp.issuer, MEDIA_MCP_OAUTH_RESOURCE=RESOURCE,
+               MEDIA_MCP_OAUTH_ISSUER=url + "/oidc", MEDIA_MCP_OAUTH_RESOURCE=RESOURCE,
                MEDIA_MCP_CACHE_DIR=str(HARNESS_CACHE), MEDIA_MCP_COMPONENT=str(HTTP_COMPONENT))
     r = subprocess.run([str(HARNESS), "serve", "--http", "127.0.0.1:0"], env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode != 0
-    assert "MEDIA_MCP_HTTP_AUTH" in r.stderr and "`wasmtime serve`/wasmCloud" in r.stderr, r.stderr
+    assert "MEDIA_MCP_OAUTH_ISSUER" in r.stderr and "also an upstream's origin" in r.stderr, r.stderr
     assert key not in r.stderr + r.stdout

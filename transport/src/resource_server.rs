@@ -21,7 +21,7 @@ pub use scope::{Access, Scoped};
 use crate::auth::Identity;
 use crate::http::{Admitted, Head, Response};
 use crate::mcp::Tools;
-use crate::oauth::{Cache, Fetch, OAuthSettings, jwt, keys};
+use crate::oauth::{Cache, Fetch, OAuthSettings, introspect, jwt, keys};
 use crate::prelude::*;
 
 /// What a valid token grants.
@@ -88,18 +88,24 @@ pub fn authorize(
     now: u64,
 ) -> Result<Grant, Response> {
     let token = bearer(o, head)?;
-    if !jwt::looks_like_jwt(token) {
-        return Err(invalid(
-            o,
-            "the access token is not a JWT, and no introspection endpoint is configured",
-        ));
-    }
-    let claims = keys::verify(o, token, fetch, cache, now).map_err(|e| match e {
+    let is_jwt = jwt::looks_like_jwt(token);
+    let verified = match &o.introspection {
+        Some(i) if i.always || !is_jwt => introspect::verify(o, i, token, fetch, cache, now),
+        _ if !is_jwt => {
+            return Err(invalid(
+                o,
+                "the access token is not a JWT, and introspection is not configured \
+                 (MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID)",
+            ));
+        }
+        _ => keys::verify(o, token, fetch, cache, now),
+    };
+    let claims = verified.map_err(|e| match e {
         keys::Failure::Token(refusal) => invalid(o, &refusal.message()),
         keys::Failure::Provider(why) => Response::error(
             503,
             crate::http::TRANSPORT_ERROR,
-            &format!("the identity provider's keys cannot be read: {why}"),
+            &format!("the identity provider cannot be asked about the token: {why}"),
         ),
     })?;
     grant(o, &claims)

@@ -1,14 +1,17 @@
 //! What the harness checks before a request costs a slot or its body is read: the `Host`
 //! header, then the transport component's own admission (path, Origin, CORS preflight,
 //! method, token, user header, content type, protocol version, declared size), run natively:
+//! in OAuth mode the protected resource metadata is answered here too, while the access token
+//! is checked inside the component (its keys come from the identity provider over wasi:http).
 //! `media-mcp-transport` is plain Rust, so the harness links the same code the component runs,
 //! and refuses exactly what the component would, without an instance. A request it admits is
 //! admitted again inside the component, by the same rules.
 
 use bytes::Bytes;
 use http_body_util::Full;
+use media_mcp_transport::auth::AuthMode;
 use media_mcp_transport::http::{self, Admitted, Head, Response};
-use media_mcp_transport::{Settings, admit};
+use media_mcp_transport::{Settings, admit, resource_server};
 
 use crate::sandbox::GatewayResponse;
 
@@ -42,6 +45,10 @@ pub(super) fn check(
                 http::TRANSPORT_ERROR,
                 "bad request: an HTTP/1.1 request needs a Host header",
             )
+        } else if let AuthMode::OAuth(o) = &settings.auth
+            && let Some(metadata) = resource_server::metadata::serve(o, &settings.path, &head)
+        {
+            metadata
         } else {
             match admit(settings, &head) {
                 Ok(admitted) => return Ok(admitted),
@@ -74,43 +81,4 @@ pub(super) fn body_refusal(status: u16, message: &str) -> GatewayResponse {
 /// The transport's 413 answer.
 pub(super) fn too_large() -> GatewayResponse {
     to_hyper(http::too_large())
-}
-
-/// The start error for an authentication mode the harness cannot serve: OAuth
-/// (`MEDIA_MCP_HTTP_AUTH=oauth`, `auth` its value) needs the transport to read the identity
-/// provider's keys, and the harness's outbound allowlist holds only the upstreams. Checked
-/// before the transport's settings, so the OAuth variables need not be set to see it.
-///
-/// # Errors
-///
-/// OAuth mode, with a message naming the variable and the hosts that serve it.
-pub fn supported(auth: Option<&str>) -> Result<(), String> {
-    if auth.is_some_and(|mode| mode.trim() == "oauth") {
-        return Err(
-            "MEDIA_MCP_HTTP_AUTH=oauth is not served by `host-harness serve --http` \
-                    yet: OAuth is served by `wasmtime serve`/wasmCloud for now (run \
-                    target/media_mcp_http.wasm there), or use MEDIA_MCP_HTTP_TOKENS here"
-                .to_owned(),
-        );
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn oauth_mode_is_refused_naming_the_variable_and_the_hosts_that_serve_it() {
-        let e = supported(Some(" oauth")).unwrap_err();
-        assert!(e.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
-        assert!(e.contains("`wasmtime serve`/wasmCloud"), "{e}");
-    }
-
-    #[test]
-    fn token_and_off_modes_start() {
-        for auth in [None, Some("off"), Some("tokens")] {
-            assert_eq!(supported(auth), Ok(()));
-        }
-    }
 }

@@ -34,6 +34,71 @@ pub struct OAuthSettings {
     pub jwks_uri: Option<String>,
     /// A JWKS given inline (`MEDIA_MCP_OAUTH_JWKS`): no key is ever fetched.
     pub inline_jwks: Option<String>,
+    /// Token introspection (RFC 7662), when its client credentials are set.
+    pub introspection: Option<Introspection>,
+}
+
+/// How opaque tokens are introspected.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Introspection {
+    /// `MEDIA_MCP_OAUTH_INTROSPECTION_URI`; else the issuer's `introspection_endpoint`.
+    pub endpoint: Option<String>,
+    /// This server's client id at the identity provider.
+    pub client_id: String,
+    /// Its client secret: never shown (`Debug` hides it).
+    pub client_secret: String,
+    /// Every token is introspected, JWTs too (`MEDIA_MCP_OAUTH_INTROSPECT=always`).
+    pub always: bool,
+}
+
+impl fmt::Debug for Introspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Introspection")
+            .field("endpoint", &self.endpoint)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"[hidden]")
+            .field("always", &self.always)
+            .finish()
+    }
+}
+
+fn introspection(
+    get: &impl Fn(&str) -> Option<String>,
+) -> Result<Option<Introspection>, ConfigError> {
+    const ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
+    const SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+    let endpoint = get("MEDIA_MCP_OAUTH_INTROSPECTION_URI")
+        .map(|u| url_setting("MEDIA_MCP_OAUTH_INTROSPECTION_URI", &u))
+        .transpose()?;
+    let always = match get("MEDIA_MCP_OAUTH_INTROSPECT").as_deref().map(str::trim) {
+        None | Some("opaque") => false,
+        Some("always") => true,
+        Some(_) => {
+            return Err(err(
+                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
+                 with the keys) or `always`"
+                    .to_owned(),
+            ));
+        }
+    };
+    let id = get(ID)
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty());
+    let secret = get(SECRET).filter(|v| !v.trim().is_empty());
+    match (id, secret) {
+        (Some(client_id), Some(client_secret)) => Ok(Some(Introspection {
+            endpoint,
+            client_id,
+            client_secret,
+            always,
+        })),
+        (None, None) if endpoint.is_none() && !always => Ok(None),
+        (Some(_), None) => Err(err(format!("{ID} is set: {SECRET} is needed too"))),
+        _ => Err(err(format!(
+            "token introspection needs {ID} and {SECRET} (this server's client at the \
+             identity provider)"
+        ))),
+    }
 }
 
 impl fmt::Debug for OAuthSettings {
@@ -48,6 +113,7 @@ impl fmt::Debug for OAuthSettings {
             .field("write_scope", &self.write_scope)
             .field("jwks_uri", &self.jwks_uri)
             .field("inline_jwks", &self.inline_jwks.is_some())
+            .field("introspection", &self.introspection)
             .finish()
     }
 }
@@ -138,6 +204,10 @@ impl OAuthSettings {
     /// | `MEDIA_MCP_OAUTH_WRITE_SCOPE` | scope of every tool (`media:write`) |
     /// | `MEDIA_MCP_OAUTH_JWKS_URI` | the key set's URL (default: from the issuer's metadata) |
     /// | `MEDIA_MCP_OAUTH_JWKS` | the key set itself, as JSON: nothing is fetched |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID` | introspection: this server's client id |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET` | introspection: its secret |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_URI` | the endpoint (default: from the metadata) |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECT` | `opaque` (default) or `always` (JWTs too) |
     ///
     /// # Errors
     ///
@@ -222,6 +292,7 @@ impl OAuthSettings {
                 }
             },
         };
+        let introspection = introspection(&get)?;
         Ok(OAuthSettings {
             issuer,
             resource,
@@ -232,6 +303,7 @@ impl OAuthSettings {
             write_scope,
             jwks_uri,
             inline_jwks,
+            introspection,
         })
     }
 
@@ -249,10 +321,15 @@ impl OAuthSettings {
         format!("{origin}{}", self.metadata_path())
     }
 
-    /// The origins the transport fetches from: the issuer's, and the configured JWKS URI's.
+    /// The origins the transport fetches from: the issuer's, and the configured JWKS and
+    /// introspection URIs'.
     pub fn fetch_origins(&self) -> Vec<String> {
         let mut origins: Vec<String> = Vec::new();
-        let urls = [Some(&self.issuer), self.jwks_uri.as_ref()];
+        let introspection = self
+            .introspection
+            .as_ref()
+            .and_then(|i| i.endpoint.as_ref());
+        let urls = [Some(&self.issuer), self.jwks_uri.as_ref(), introspection];
         for origin in urls.into_iter().flatten().filter_map(|u| origin_of(u)) {
             if !origins.contains(&origin) {
                 origins.push(origin);
@@ -318,6 +395,55 @@ mod tests {
             let e = parse(&vars).unwrap_err();
             assert!(e.0.contains(name), "{name}: {e}");
         }
+    }
+
+    #[test]
+    fn introspection_needs_both_credentials_and_hides_the_secret() {
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut vars = BASE.to_vec();
+            vars.extend_from_slice(extra);
+            parse(&vars)
+        };
+        assert_eq!(with(&[]).unwrap().introspection, None);
+        let id = ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID", "media-mcp");
+        let secret = (
+            "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+            "very-secret-value-42",
+        );
+        let e = with(&[id]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"),
+            "{e}"
+        );
+        let e = with(&[secret]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
+            "{e}"
+        );
+        assert!(!e.0.contains("very-secret-value-42"));
+        let e = with(&[("MEDIA_MCP_OAUTH_INTROSPECT", "always")]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
+            "{e}"
+        );
+        let e = with(&[id, secret, ("MEDIA_MCP_OAUTH_INTROSPECT", "sometimes")]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_INTROSPECT "), "{e}");
+        let s = with(&[
+            id,
+            secret,
+            (
+                "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+                "https://auth.example.org/introspect",
+            ),
+        ])
+        .unwrap();
+        let i = s.introspection.clone().unwrap();
+        assert_eq!((i.client_id.as_str(), i.always), ("media-mcp", false));
+        assert!(!format!("{s:?}").contains("very-secret-value-42"));
+        assert_eq!(
+            s.fetch_origins(),
+            ["https://id.example.com", "https://auth.example.org"]
+        );
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! cache every request reads the metadata and the key set (two GETs), and an unknown `kid`
 //! after that read is simply refused.
 //!
-//! Only endpoints on the issuer's origin are followed from its metadata: a key set elsewhere
-//! must be configured (`MEDIA_MCP_OAUTH_JWKS_URI`), so the host can allow exactly the origins
-//! the settings name.
+//! Only endpoints on the issuer's origin are followed from its metadata: a key set (or an
+//! introspection endpoint) elsewhere must be configured (`MEDIA_MCP_OAUTH_JWKS_URI`,
+//! `MEDIA_MCP_OAUTH_INTROSPECTION_URI`), so the host can allow exactly the origins the
+//! settings name.
 
 use serde_json::{Map, Value, json};
 
@@ -35,6 +36,15 @@ pub trait Fetch {
     ///
     /// Not reachable, refused by the host, not 200, or too large.
     fn get(&self, url: &str) -> Result<Vec<u8>, FetchError>;
+
+    /// The body of a 200 answer to a `POST url` of the form `body`
+    /// (`application/x-www-form-urlencoded`) with the `Authorization` header `authorization`,
+    /// at most [`MAX_DOCUMENT_BYTES`]. The error never contains `authorization` or `body`.
+    ///
+    /// # Errors
+    ///
+    /// Not reachable, refused by the host, not 200, or too large.
+    fn post_form(&self, url: &str, authorization: &str, body: &str) -> Result<Vec<u8>, FetchError>;
 }
 
 /// Text the host keeps between requests (the harness's host cache); may forget anything.
@@ -78,28 +88,33 @@ pub fn discovery_urls(issuer: &str) -> Vec<String> {
     urls
 }
 
-fn cached(cache: &dyn Cache, key: &str, now: u64) -> Option<String> {
+pub(super) fn cached(cache: &dyn Cache, key: &str, now: u64) -> Option<String> {
     let entry: Value = serde_json::from_str(&cache.get(key)?).ok()?;
     let at = entry.get("at")?.as_u64()?;
     (now.saturating_sub(at) < KEYS_TTL_SECS)
         .then(|| entry.get("value")?.as_str().map(str::to_owned))?
 }
 
-fn keep(cache: &dyn Cache, key: &str, value: &str, now: u64) {
+pub(super) fn keep(cache: &dyn Cache, key: &str, value: &str, now: u64) {
     cache.set(key, &json!({"at": now, "value": value}).to_string());
 }
 
-/// The key set's URL: configured, or from the issuer's metadata.
-fn jwks_uri(
+/// The URL of the issuer's `field` endpoint (`jwks_uri`, `introspection_endpoint`):
+/// `configured`, or from the issuer's metadata, where it must be on the issuer's origin
+/// (`variable` names the setting that points elsewhere).
+pub(super) fn endpoint(
     o: &OAuthSettings,
+    field: &str,
+    configured: Option<&String>,
+    variable: &str,
     fetch: &dyn Fetch,
     cache: &dyn Cache,
     now: u64,
 ) -> Result<String, String> {
-    if let Some(uri) = &o.jwks_uri {
+    if let Some(uri) = configured {
         return Ok(uri.clone());
     }
-    let key = format!("oauth:jwks_uri:{}", o.issuer);
+    let key = format!("oauth:{field}:{}", o.issuer);
     if let Some(uri) = cached(cache, &key, now) {
         return Ok(uri);
     }
@@ -120,14 +135,13 @@ fn jwks_uri(
             );
         }
         let uri = doc
-            .get("jwks_uri")
+            .get(field)
             .and_then(Value::as_str)
-            .ok_or("the issuer's metadata has no jwks_uri")?;
+            .ok_or_else(|| format!("the issuer's metadata has no {field}: set {variable}"))?;
         if origin_of(uri) != origin_of(&o.issuer) {
-            return Err(
-                "the issuer's jwks_uri is on another origin: set MEDIA_MCP_OAUTH_JWKS_URI to it"
-                    .to_owned(),
-            );
+            return Err(format!(
+                "the issuer's {field} is on another origin: set {variable} to it"
+            ));
         }
         keep(cache, &key, uri, now);
         return Ok(uri.to_owned());
@@ -146,7 +160,15 @@ fn load(
     if let Some(text) = &o.inline_jwks {
         return Ok((jwk::parse_set(text.as_bytes())?, false));
     }
-    let uri = jwks_uri(o, fetch, cache, now)?;
+    let uri = endpoint(
+        o,
+        "jwks_uri",
+        o.jwks_uri.as_ref(),
+        "MEDIA_MCP_OAUTH_JWKS_URI",
+        fetch,
+        cache,
+        now,
+    )?;
     let key = format!("oauth:jwks:{uri}");
     if !refresh && let Some(text) = cached(cache, &key, now) {
         return Ok((jwk::parse_set(text.as_bytes())?, false));

@@ -11,6 +11,7 @@ use crate::oauth::{FetchError, NoCache};
 const ISSUER: &str = "https://id.example.com/oidc";
 const RESOURCE: &str = "https://media.example.com/mcp";
 const NOW: u64 = 1_800_000_000;
+const INTROSPECTION: &str = "https://id.example.com/oidc/token/introspection";
 
 fn settings(extra: &[(&str, &str)]) -> OAuthSettings {
     OAuthSettings::from_lookup(|name| {
@@ -53,9 +54,13 @@ fn claims(scope: &str) -> Value {
            "preferred_username": "alice", "scope": scope})
 }
 
-/// An identity provider: its metadata and current key set, and the URLs asked for.
+/// An identity provider: its metadata and current key set, and the URLs asked for; its
+/// introspection endpoint answers from `active` (opaque token -> claims) for the client
+/// `media-mcp` / `s3cret`, and keeps every `Authorization` it was sent.
 struct Provider {
     jwks: RefCell<Value>,
+    active: RefCell<Vec<(String, Value)>>,
+    authorizations: RefCell<Vec<String>>,
     jwks_uri: String,
     asked: RefCell<Vec<String>>,
 }
@@ -66,6 +71,8 @@ impl Provider {
             jwks: RefCell::new(json!({"keys": keys})),
             jwks_uri: "https://id.example.com/oidc/jwks".into(),
             asked: RefCell::default(),
+            active: RefCell::default(),
+            authorizations: RefCell::default(),
         }
     }
     fn asked(&self) -> Vec<String> {
@@ -78,13 +85,36 @@ impl Fetch for Provider {
         self.asked.borrow_mut().push(url.to_owned());
         match url {
             "https://id.example.com/oidc/.well-known/openid-configuration" => {
-                Ok(json!({"issuer": ISSUER, "jwks_uri": self.jwks_uri})
-                    .to_string()
-                    .into())
+                Ok(json!({"issuer": ISSUER, "jwks_uri": self.jwks_uri,
+                           "introspection_endpoint": INTROSPECTION})
+                .to_string()
+                .into())
             }
             u if u == self.jwks_uri => Ok(self.jwks.borrow().to_string().into()),
             _ => Err(FetchError("404".into())),
         }
+    }
+
+    fn post_form(&self, url: &str, authorization: &str, body: &str) -> Result<Vec<u8>, FetchError> {
+        self.asked.borrow_mut().push(format!("POST {url}"));
+        self.authorizations
+            .borrow_mut()
+            .push(authorization.to_owned());
+        // "media-mcp:s3cret"
+        if url != INTROSPECTION || authorization != "Basic bWVkaWEtbWNwOnMzY3JldA==" {
+            return Err(FetchError("HTTP 401".into()));
+        }
+        let token = body
+            .strip_prefix("token=")
+            .and_then(|rest| rest.strip_suffix("&token_type_hint=access_token"))
+            .unwrap_or_default();
+        let answer = self
+            .active
+            .borrow()
+            .iter()
+            .find(|(t, _)| t == token)
+            .map_or_else(|| json!({"active": false}), |(_, claims)| claims.clone());
+        Ok(answer.to_string().into())
     }
 }
 
@@ -482,5 +512,144 @@ fn token_refusals_of_modern_requests_use_the_modern_code() {
     assert_eq!(
         code("2026-07-28"),
         json!(media_mcp_wire::code::INVALID_REQUEST)
+    );
+}
+
+const INTROSPECTING: [(&str, &str); 2] = [
+    ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID", "media-mcp"),
+    ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET", "s3cret"),
+];
+
+fn active(scope: &str, exp: u64) -> Value {
+    json!({"active": true, "iss": ISSUER, "aud": [RESOURCE], "exp": exp,
+           "preferred_username": "bob", "scope": scope, "client_id": "app"})
+}
+
+#[test]
+fn opaque_tokens_are_introspected_with_the_client_credentials() {
+    let o = settings(&INTROSPECTING);
+    let p = Provider::new(json!([jwk(1, "k1")]));
+    p.active
+        .borrow_mut()
+        .push(("opaque-read".into(), active("media:read", NOW + 300)));
+    let g = run(&o, "opaque-read", &p, &NoCache, NOW).unwrap();
+    assert_eq!(
+        g,
+        Grant {
+            user: "bob".into(),
+            access: Access::Read
+        }
+    );
+    assert_eq!(
+        p.asked(),
+        [
+            "https://id.example.com/oidc/.well-known/openid-configuration".to_owned(),
+            format!("POST {INTROSPECTION}")
+        ]
+    );
+    // A JWT is still verified with the keys, unless every token is introspected.
+    let jwt = token(1, "k1", &claims("media:read"));
+    assert_eq!(run(&o, &jwt, &p, &NoCache, NOW).unwrap().user, "alice");
+    assert!(!p.asked().iter().skip(2).any(|u| u.starts_with("POST")));
+    let always = settings(&[
+        INTROSPECTING[0],
+        INTROSPECTING[1],
+        ("MEDIA_MCP_OAUTH_INTROSPECT", "always"),
+    ]);
+    let e = run(&always, &jwt, &p, &NoCache, NOW).unwrap_err();
+    assert!(www(&e).ends_with("error=\"invalid_token\""), "{}", www(&e));
+    assert!(p.asked().last().unwrap().starts_with("POST"));
+}
+
+#[test]
+fn inactive_or_foreign_introspected_tokens_are_401_and_never_echoed() {
+    let o = settings(&INTROSPECTING);
+    let p = Provider::new(json!([]));
+    let mut foreign = active("media:read", NOW + 300);
+    foreign["aud"] = json!(["https://other.example.com/mcp"]);
+    let mut expired = active("media:read", NOW - 61);
+    expired["exp"] = json!(NOW - 61);
+    let mut other_issuer = active("media:read", NOW + 300);
+    other_issuer["iss"] = json!("https://evil.example.com");
+    for (t, c) in [
+        ("opaque-foreign", foreign),
+        ("opaque-expired", expired),
+        ("opaque-other-iss", other_issuer),
+    ] {
+        p.active.borrow_mut().push((t.into(), c));
+    }
+    for t in [
+        "opaque-unknown",
+        "opaque-foreign",
+        "opaque-expired",
+        "opaque-other-iss",
+    ] {
+        let e = run(&o, t, &p, &NoCache, NOW).unwrap_err();
+        assert_eq!(e.status, 401, "{t}");
+        assert!(www(&e).ends_with("error=\"invalid_token\""), "{t}");
+        let body = String::from_utf8(e.body.clone()).unwrap();
+        assert!(!body.contains(t) && !body.contains("s3cret"), "{body}");
+    }
+    let e = run(&o, "opaque-unknown", &p, &NoCache, NOW).unwrap_err();
+    assert!(
+        String::from_utf8_lossy(&e.body).contains("not active"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn introspection_failures_are_503_without_the_secret() {
+    let o = settings(&[
+        ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID", "media-mcp"),
+        (
+            "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+            "wrong-secret",
+        ),
+    ]);
+    let p = Provider::new(json!([]));
+    let e = run(&o, "opaque-read", &p, &NoCache, NOW).unwrap_err();
+    assert_eq!(e.status, 503);
+    let body = String::from_utf8(e.body.clone()).unwrap();
+    assert!(
+        body.contains("HTTP 401") && !body.contains("wrong-secret"),
+        "{body}"
+    );
+    assert!(!body.contains("opaque-read"));
+}
+
+#[test]
+fn active_answers_are_cached_until_exp_and_at_most_a_minute() {
+    let o = settings(&INTROSPECTING);
+    let p = Provider::new(json!([]));
+    p.active
+        .borrow_mut()
+        .push(("opaque-long".into(), active("media:write", NOW + 3600)));
+    p.active
+        .borrow_mut()
+        .push(("opaque-short".into(), active("media:write", NOW + 10)));
+    let cache = MemoryCache::default();
+    let posts = || p.asked().iter().filter(|u| u.starts_with("POST")).count();
+    run(&o, "opaque-long", &p, &cache, NOW).unwrap();
+    run(&o, "opaque-long", &p, &cache, NOW + 59).unwrap();
+    assert_eq!(posts(), 1, "kept for a minute");
+    run(&o, "opaque-long", &p, &cache, NOW + 60).unwrap();
+    assert_eq!(posts(), 2, "asked again after a minute");
+    run(&o, "opaque-short", &p, &cache, NOW).unwrap();
+    run(&o, "opaque-short", &p, &cache, NOW + 9).unwrap();
+    assert_eq!(posts(), 3);
+    // Past its exp (and the skew) the cached answer is not used: asked again, refused.
+    assert!(run(&o, "opaque-short", &p, &cache, NOW + 71).is_err());
+    assert_eq!(posts(), 4);
+    // A revoked token stays accepted for at most the cached minute, never longer.
+    p.active.borrow_mut().retain(|(t, _)| t != "opaque-long");
+    assert!(run(&o, "opaque-long", &p, &cache, NOW + 100).is_ok());
+    assert!(run(&o, "opaque-long", &p, &cache, NOW + 121).is_err());
+    // Inactive answers are not kept, and no key holds a token.
+    assert!(
+        cache
+            .0
+            .borrow()
+            .iter()
+            .all(|(k, v)| !k.contains("opaque") && !v.contains("opaque"))
     );
 }
