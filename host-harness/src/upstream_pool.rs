@@ -148,7 +148,7 @@ impl OriginPool {
                 let mut roots = rustls::RootCertStore {
                     roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
                 };
-                // Checked at start (`config::read_ca_file`): every certificate is accepted.
+                // Checked at start (the configuration's CA file check): every certificate is accepted.
                 let (_added, _ignored) = roots.add_parsable_certificates(self.extra_roots.clone());
                 let provider = Arc::new(rustls::crypto::ring::default_provider());
                 let mut config = rustls::ClientConfig::builder_with_provider(provider)

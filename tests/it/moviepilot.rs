@@ -6,16 +6,6 @@ use media_mcp_fakes::ombi::FakeOmbi;
 use media_mcp_tests::{Env, Harness, assert_no_secret, structured};
 use serde_json::{Value, json};
 
-#[test]
-fn the_host_limits_derive_from_the_components_longest_moviepilot_deadline() {
-    // The host's first-byte cap and default call timeout are margins over this one number; if
-    // the component's default deadline for `search.torrents` changes, they must follow.
-    assert_eq!(
-        media_mcp::moviepilot::SEARCH_TORRENTS_DEADLINE_MS,
-        host_harness::limits::MOVIEPILOT_LONGEST_TOOL_SECS * 1000
-    );
-}
-
 fn env(fake: &FakeMoviePilot) -> Env {
     Env::new()
         .set("MOVIEPILOT_URL", &fake.mcp_url())

@@ -238,6 +238,23 @@ mod tests {
     }
 
     #[test]
+    fn every_variable_read_is_one_a_host_hands_the_component() {
+        let asked = core::cell::RefCell::new(Vec::new());
+        let _ = Settings::from_lookup(|name| {
+            asked.borrow_mut().push(name.to_owned());
+            None
+        });
+        let asked = asked.into_inner();
+        assert!(!asked.is_empty());
+        for name in asked {
+            assert!(
+                media_mcp_wire::settings::GUEST_VARIABLES.contains(&name.as_str()),
+                "{name} is read but not in media_mcp_wire::settings::GUEST_VARIABLES"
+            );
+        }
+    }
+
+    #[test]
     fn defaults_serve_mcp_and_leave_auth_unconfigured() {
         let s = settings(&[]).unwrap();
         assert_eq!(s.path, "/mcp");

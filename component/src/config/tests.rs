@@ -45,3 +45,25 @@ fn the_tool_selection_is_read_from_the_environment() {
     let bad = cfg(&[("MEDIA_MCP_TOOLS_DENY", "read_[x]")]);
     assert!(bad.problems[0].to_string().contains("MEDIA_MCP_TOOLS_DENY"));
 }
+
+#[test]
+fn every_variable_read_is_one_a_host_hands_the_component() {
+    let asked = core::cell::RefCell::new(Vec::new());
+    Config::from_lookup(|name| {
+        asked.borrow_mut().push(name.to_owned());
+        // Both backends configured, so every setting of each is read.
+        match name {
+            "OMBI_URL" => Some("https://ombi.example".to_owned()),
+            "MOVIEPILOT_URL" => Some("https://mp.example/api/v1/mcp".to_owned()),
+            _ => None,
+        }
+    });
+    let asked = asked.into_inner();
+    assert!(asked.len() > 10, "{asked:?}");
+    for name in asked {
+        assert!(
+            media_mcp_wire::settings::GUEST_VARIABLES.contains(&name.as_str()),
+            "{name} is read but not in media_mcp_wire::settings::GUEST_VARIABLES"
+        );
+    }
+}

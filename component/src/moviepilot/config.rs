@@ -12,14 +12,14 @@
 //! - `MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE=compact|full`: how bridged input schemas are published
 //!   (default `compact`, see [`SchemaMode`]).
 
+use media_mcp_wire::settings::{
+    DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEADLINES, MOVIEPILOT_DEFAULT_DEADLINES,
+    moviepilot_deadline_entries, switch,
+};
+
 use crate::prelude::*;
 use crate::tool::ConfigProblem;
 use crate::upstream::{BaseUrl, non_empty};
-
-/// Deadline of `search.torrents`, which may search many sites (MoviePilot: up to 300 s).
-pub const SEARCH_TORRENTS_DEADLINE_MS: u64 = 300_000;
-/// Longest deadline anyone may configure.
-const MAX_DEADLINE_MS: u64 = 600_000;
 
 /// What the plugin lets bridged tools do.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -90,11 +90,10 @@ fn flag(
     name: &'static str,
     problems: &mut Vec<ConfigProblem>,
 ) -> bool {
-    match non_empty(var(name)).map(|v| v.to_ascii_lowercase()) {
+    match non_empty(var(name)).map(|v| switch(&v)) {
         None => false,
-        Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
-        Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
-        Some(_) => {
+        Some(Some(on)) => on,
+        Some(None) => {
             // An unreadable switch stays off: the safe reading of a typo.
             problems.push(ConfigProblem::new(
                 name,
@@ -119,22 +118,20 @@ fn deadlines(
     var: &dyn Fn(&str) -> Option<String>,
     problems: &mut Vec<ConfigProblem>,
 ) -> Vec<(String, u64)> {
-    let mut out = vec![("search.torrents".to_owned(), SEARCH_TORRENTS_DEADLINE_MS)];
-    let Some(raw) = non_empty(var("MEDIA_MCP_MOVIEPILOT_DEADLINES")) else {
+    let mut out: Vec<(String, u64)> = MOVIEPILOT_DEFAULT_DEADLINES
+        .iter()
+        .map(|(name, ms)| ((*name).to_owned(), *ms))
+        .collect();
+    let Some(raw) = non_empty(var(MOVIEPILOT_DEADLINES)) else {
         return out;
     };
-    for entry in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match entry
-            .split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim().parse::<u64>()))
-        {
-            Some((k, Ok(ms))) if !k.is_empty() && (100..=MAX_DEADLINE_MS).contains(&ms) => {
-                out.push((k.to_owned(), ms));
-            }
-            _ => problems.push(ConfigProblem::new(
-                "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+    for entry in moviepilot_deadline_entries(&raw) {
+        match entry {
+            Ok((name, ms)) => out.push((name.to_owned(), ms)),
+            Err(entry) => problems.push(ConfigProblem::new(
+                MOVIEPILOT_DEADLINES,
                 format!(
-                    "entry `{}` must be name=milliseconds (100..=600000)",
+                    "entry `{}` must be name=milliseconds ({DEADLINE_MIN_MS}..={DEADLINE_MAX_MS})",
                     entry.chars().take(60).collect::<String>()
                 ),
             )),

@@ -37,7 +37,6 @@ mod schema;
 mod tests;
 
 pub(crate) use config::MoviePilotConfig;
-pub use config::SEARCH_TORRENTS_DEADLINE_MS;
 
 use crate::contract::{self, ErrorCode, Reply, ToolError};
 use crate::host_cache::HostCache;

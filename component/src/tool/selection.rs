@@ -8,12 +8,14 @@
 //! `MEDIA_MCP_TOOLS_DENY` entry drops everything, an unreadable `MEDIA_MCP_READ_ONLY` is on.
 //! Hosts are expected to refuse such settings at start (the harness does).
 
+use media_mcp_wire::settings::switch;
+
 use super::ConfigProblem;
 use crate::prelude::*;
 use crate::upstream::non_empty;
 
 /// The variable that hides and refuses writing tools.
-pub const READ_ONLY_VAR: &str = "MEDIA_MCP_READ_ONLY";
+pub const READ_ONLY_VAR: &str = media_mcp_wire::settings::READ_ONLY;
 /// The variable listing the tools to publish.
 pub const TOOLS_VAR: &str = "MEDIA_MCP_TOOLS";
 /// The variable listing the tools never to publish.
@@ -37,11 +39,10 @@ impl Selection {
         var: &dyn Fn(&str) -> Option<String>,
         problems: &mut Vec<ConfigProblem>,
     ) -> Self {
-        let read_only = match non_empty(var(READ_ONLY_VAR)).map(|v| v.to_ascii_lowercase()) {
+        let read_only = match non_empty(var(READ_ONLY_VAR)).map(|v| switch(&v)) {
             None => false,
-            Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
-            Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
-            Some(_) => {
+            Some(Some(on)) => on,
+            Some(None) => {
                 problems.push(ConfigProblem::new(
                     READ_ONLY_VAR,
                     "must be 1/true/yes/on or 0/false/no/off; treated as on",
