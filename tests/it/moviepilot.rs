@@ -392,11 +392,18 @@ fn a_tool_moviepilot_removed_is_refreshed_once_and_unknown() {
     let r = h.call_tool("query_subscribes", json!({}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
     let got = fake.request_counts();
+    // The component refreshes its catalogue once; the harness then lists the tools again (a
+    // listing always asks MoviePilot), so the client's next tools/list no longer has the tool.
     assert_eq!(
         (got["tools/call"], got["initialize"]),
-        (1, 1),
-        "one call, one refresh: {got:?}"
+        (1, 2),
+        "one call, one refresh, one listing: {got:?}"
     );
+    let listed: Vec<String> = tools(&mut h)
+        .iter()
+        .map(|t| t["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert!(!listed.contains(&"query_subscribes".to_owned()), "{listed:?}");
     // The refreshed catalogue is kept: other tools are one POST again.
     fake.clear_requests();
     structured(&h.call_tool("search_media", json!({"title": "沙丘"})));

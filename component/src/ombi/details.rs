@@ -11,9 +11,9 @@ use super::ids::{Ns, positive_id};
 use super::media::{MAX_EPISODES, MediaItem, episode_cut_warning, safe_artwork_uri};
 use super::project::{movie, tv};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -33,7 +33,6 @@ fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
            "then": {"properties": {"media": media, "id": {"pattern": id_pattern}}}})
 }
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_media",
     "Media details",
@@ -43,7 +42,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let screen = json!({"enum": ["movie", "tv", "person", "collection"]});
     json!({
@@ -88,7 +86,6 @@ pub(super) struct Include {
     seasons: bool,
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let media = args.str("media")?;

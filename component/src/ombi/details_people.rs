@@ -8,7 +8,7 @@
 use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::paging::Window;
 use crate::prelude::*;

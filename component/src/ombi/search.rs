@@ -9,8 +9,8 @@ use super::media::{MediaItem, safe_artwork_uri};
 use super::project::{movie, tv};
 use super::shape::records;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -21,7 +21,6 @@ use serde_json::{Value, json};
 /// Ombi's `ResultLimit` for v1 movie search and person credits.
 const OMBI_MOVIE_RESULT_LIMIT: usize = 10;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_search",
     "Search media",
@@ -31,7 +30,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -57,7 +55,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let query = args.str("query")?;

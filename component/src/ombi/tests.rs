@@ -5,30 +5,16 @@
 //! one tool must cover exactly the schema's properties, each default must be the schema's, and
 //! no read may fail on an argument the schema made present.
 
-use super::*;
+use super::backend::registry;
+use super::call::Call;
 use crate::config::Config;
 use crate::contract::ErrorCode;
 use crate::schema;
-use crate::testing::{FakeUpstream, json_response};
+use crate::testing::{FakeUpstream, Rng, json_response};
 use crate::tool::Args;
-use crate::tool::args::Read;
+use crate::tool::Read;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
-
-/// A small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Strings that fit the patterns the tools use (ids, languages, countries, dates, log names).
 const STRINGS: &[&str] = &[

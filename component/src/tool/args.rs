@@ -218,3 +218,22 @@ pub fn segment_argument(field: &str, value: &str) -> Result<String, ToolError> {
         )
     })
 }
+
+/// Arguments as a JSON object; empty text is `{}`.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` (`arguments`) when the text is not a JSON object.
+pub(crate) fn parse_object(arguments: &str) -> Result<serde_json::Map<String, Value>, ToolError> {
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(ToolError::invalid_argument(
+            "arguments",
+            "arguments must be a JSON object",
+        )),
+    }
+}

@@ -10,7 +10,7 @@
 
 use media_mcp_wire::settings::switch;
 
-use super::ConfigProblem;
+use super::problem::ConfigProblem;
 use crate::prelude::*;
 use crate::upstream::non_empty;
 

@@ -7,8 +7,8 @@
 
 use super::common::{self, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::id_text;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;
@@ -36,7 +36,6 @@ const PAIRS: &[(&str, &[&str])] = &[
     ("jellyfin", &["users"]),
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_integration",
     "Connected services",
@@ -46,7 +45,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let services: Vec<&str> = PAIRS.iter().map(|(s, _)| *s).collect();
     let rules: Vec<Value> = PAIRS
@@ -66,7 +64,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let service = args.str("service")?;
     let resource = args.str("resource")?;

@@ -9,8 +9,8 @@
 use super::artwork;
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
@@ -22,7 +22,6 @@ use serde_json::{Value, json};
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).
 const RECENTLY_ADDED_CAP: usize = 30;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_library",
     "Library and calendar",
@@ -32,7 +31,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -64,7 +62,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;

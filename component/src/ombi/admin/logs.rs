@@ -8,8 +8,8 @@
 
 use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
@@ -29,7 +29,6 @@ const MAX_LINES: usize = 500;
 /// that from-the-end reads lose their oldest lines, not their newest.
 const LINE_BYTES_BUDGET: usize = 48 * 1024;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_logs",
     "Read server logs",
@@ -39,7 +38,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -64,7 +62,6 @@ fn file_pattern() -> &'static Pattern {
     RE.get_or_init(|| Box::new(Pattern::new(FILE_PATTERN).expect("valid pattern")))
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     // This tool's own paging (lines, up to MAX_LINES), so not the common window.

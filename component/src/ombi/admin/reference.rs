@@ -8,8 +8,8 @@
 use super::common::{self, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;
 use crate::prelude::*;
@@ -37,7 +37,6 @@ const KINDS: &[&str] = &[
     "limit_types",
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_reference",
     "Reference lists",
@@ -47,7 +46,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -69,7 +67,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let kind = args.str("kind")?;
     let window = args.window()?;

@@ -8,8 +8,8 @@
 use super::common::{self, compound, reference};
 use crate::contract::budget::MAX_ITEMS;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -17,7 +17,6 @@ use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_server",
     "Server status",
@@ -27,7 +26,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -71,7 +69,6 @@ fn instance_metric(name: &str, value: Value) -> Value {
     shape::metric(name, value, "instance", None)
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     match args.str("view")? {

@@ -8,12 +8,12 @@
 
 use super::request_items::ParentIndex;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::{DEFAULT_LANGUAGE_CODE, RequestKind};
 use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use crate::ombi::project;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
@@ -24,7 +24,6 @@ use crate::upstream::Method;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_discover",
     "Discover media",

@@ -8,8 +8,8 @@
 
 use super::common::{self, Rec, array, metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::{IssueStatus, issue_status_label};
-use crate::ombi::{Call, OmbiTool};
 use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
@@ -17,7 +17,6 @@ use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_issues",
     "Read issues",
@@ -260,7 +259,7 @@ fn project_group(row: &Value, warnings: &mut Vec<String>) -> (Value, bool) {
 /// bounded slice from position 0 is read, groups cut by that slice are merged, and groups are
 /// windowed locally. The total is known only when the slice held every issue.
 fn summary(
-    ombi: &crate::ombi::Ombi<'_>,
+    ombi: &crate::ombi::client::Ombi<'_>,
     status: i64,
     window: Window,
     w: &mut Vec<String>,

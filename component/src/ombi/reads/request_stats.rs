@@ -8,14 +8,13 @@
 
 use super::common::{metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::RequestKind;
-use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::encode_query_value;
 use serde_json::{Map, Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_request_stats",
     "Read request statistics",

@@ -8,10 +8,10 @@ use super::common::{self, Rec, array, object};
 use super::request_items::{self as items, ParentIndex};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::ombi::shape::LocalWindow;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
@@ -19,7 +19,6 @@ use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_requests",
     "Read requests",

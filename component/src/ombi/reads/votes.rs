@@ -6,15 +6,14 @@
 
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::RequestKind;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging;
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_votes",
     "Read votes",

@@ -3,7 +3,7 @@
 
 use super::outcome::{EngineResult, Mutation, Outcome, engine_result, write};
 use crate::contract::ToolError;
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;

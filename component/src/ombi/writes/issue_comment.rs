@@ -7,15 +7,14 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_issue_comment",
     "Comment on an issue",
@@ -25,7 +24,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -44,7 +42,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     if args.str("action")? == "delete" {

@@ -6,14 +6,13 @@
 
 use super::outcome::{Mutation, Outcome, write};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_issue_create",
     "Report an issue",
@@ -23,7 +22,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -41,7 +39,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let request_type = args.choice::<RequestKind>("request_type")?.code();

@@ -9,8 +9,8 @@ use super::outcome::{
     EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, write,
 };
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::DEFAULT_LANGUAGE_CODE;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
@@ -18,7 +18,6 @@ use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_create",
     "Request media",
@@ -28,7 +27,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let id = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
     let flag = |d: &str| json!({"type": "boolean", "description": d});
@@ -74,7 +72,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
@@ -190,7 +187,7 @@ fn tv_body(args: &Args) -> Result<Value, ToolError> {
 }
 
 /// Whether `GET /api/v2/Features` lists `Movie4KRequests` as enabled.
-fn movie_4k_enabled(ombi: &crate::ombi::Ombi<'_>) -> Result<bool, ToolError> {
+fn movie_4k_enabled(ombi: &crate::ombi::client::Ombi<'_>) -> Result<bool, ToolError> {
     let features: Option<Value> = ombi.get("/api/v2/Features")?;
     Ok(features
         .as_ref()

@@ -8,16 +8,15 @@
 
 use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_delete",
     "Delete a request",
@@ -27,7 +26,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -40,7 +38,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let id = args.int("request_id")?;

@@ -8,9 +8,9 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::settings_revision::{
     Leaf, SectionSpec, WRITABLE_SECTIONS, leaf_value, revision, section, writable_leaf,
 };
@@ -19,7 +19,6 @@ use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_settings_update",
     "Change Ombi settings",
@@ -29,7 +28,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let sections: Vec<&str> = WRITABLE_SECTIONS.iter().map(|s| s.name).collect();
     json!({
@@ -47,7 +45,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let name = args.str("section")?;

@@ -8,8 +8,8 @@
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -30,7 +30,6 @@ const NOTIFIERS: [&str; 10] = [
 const ARRS: [&str; 4] = ["sonarr", "radarr", "radarr_4k", "lidarr"];
 const SERVERS: [&str; 3] = ["plex", "emby", "jellyfin"];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_tester_run",
     "Test an integration",
@@ -40,7 +39,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let targets: Vec<&str> = NOTIFIERS
         .iter()
@@ -60,7 +58,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let target = args.str("target")?;

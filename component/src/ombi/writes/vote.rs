@@ -7,15 +7,14 @@
 use super::common::{media_property, mentions, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_vote",
     "Vote on a request",
@@ -25,7 +24,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -38,7 +36,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let kind = args.choice::<RequestKind>("media")?;
