@@ -92,11 +92,13 @@ fn http_component_imports_only_the_plugin_world_and_random() {
     );
 }
 
-/// The transport's share of the gateway artifact: at most 256 KiB on top of the plugin.
-const MAX_TRANSPORT_BYTES: u64 = 256 << 10;
+/// The transport's share of the gateway artifact: at most 544 KiB on top of the plugin (about
+/// 276 KiB of it are the OAuth signature checks: RSA, P-256, Ed25519; about 14 KiB token
+/// introspection).
+const MAX_TRANSPORT_BYTES: u64 = 544 << 10;
 
 #[test]
-fn http_component_adds_at_most_256_kib_to_the_plugin() {
+fn http_component_adds_at_most_544_kib_to_the_plugin() {
     let size = |p: &std::path::Path| std::fs::metadata(p).expect("artifact").len();
     let (plugin, composed) = (size(&component_file()), size(&http_component_file()));
     assert!(

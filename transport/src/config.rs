@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::auth::{AuthMode, Role, TokenError, TokenTable};
+use crate::oauth::OAuthSettings;
 use crate::prelude::*;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
@@ -68,7 +69,7 @@ impl Settings {
     /// | `MEDIA_MCP_HTTP_PATH` | the MCP path (default `/mcp`) |
     /// | `MEDIA_MCP_HTTP_TOKENS` | `user=token,...`: each bearer token acts as that upstream user |
     /// | `MEDIA_MCP_HTTP_PROXY_TOKENS` | `label=token,...`: tokens of authenticating proxies, which name the user in the user header |
-    /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token (default: tokens) |
+    /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token, `oauth` takes access tokens of an identity provider ([`OAuthSettings::from_lookup`]) (default: tokens) |
     /// | `MEDIA_MCP_HTTP_USER_HEADER` | a header set by a trusted proxy naming the user (off) |
     /// | `MEDIA_MCP_HTTP_ALLOWED_ORIGINS` | `scheme://host[:port],...` browser origins allowed besides loopback |
     ///
@@ -101,16 +102,36 @@ impl Settings {
                 })
             }
         };
+        let mut oauth = None;
         let off = match get("MEDIA_MCP_HTTP_AUTH").as_deref().map(str::trim) {
             None | Some("token" | "tokens") => false,
             Some("off") => true,
+            Some("oauth") => {
+                if tokens.is_some() {
+                    return Err(ConfigError(
+                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
+                         server answering OAuth discovery is used with OAuth only, unset one"
+                            .to_owned(),
+                    ));
+                }
+                if get("MEDIA_MCP_HTTP_USER_HEADER").is_some() {
+                    return Err(ConfigError(
+                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
+                         the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER"
+                            .to_owned(),
+                    ));
+                }
+                oauth = Some(OAuthSettings::from_lookup(get).map_err(|e| ConfigError(e.0))?);
+                false
+            }
             Some(_) => {
                 return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH must be `off` or `tokens`".to_owned(),
+                    "MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`".to_owned(),
                 ));
             }
         };
         let auth = match (tokens, off) {
+            (None, false) if let Some(o) = oauth => AuthMode::OAuth(alloc::boxed::Box::new(o)),
             (Some(_), true) => {
                 return Err(ConfigError(
                     "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
@@ -257,6 +278,30 @@ mod tests {
         assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
         let e = settings(&[("MEDIA_MCP_HTTP_AUTH", "no")]).unwrap_err();
         assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+    }
+
+    #[test]
+    fn oauth_needs_its_settings_and_excludes_tokens_and_the_user_header() {
+        let oauth = [
+            ("MEDIA_MCP_HTTP_AUTH", "oauth"),
+            ("MEDIA_MCP_OAUTH_ISSUER", "https://id.example.com"),
+            ("MEDIA_MCP_OAUTH_RESOURCE", "https://media.example.com/mcp"),
+        ];
+        assert!(matches!(settings(&oauth).unwrap().auth, AuthMode::OAuth(_)));
+        let e = settings(&oauth[..2]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
+        for extra in [
+            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
+            ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
+        ] {
+            let mut vars = oauth.to_vec();
+            vars.push(extra);
+            let e = settings(&vars).unwrap_err();
+            assert!(
+                e.0.contains(extra.0) && !e.0.contains("0123456789abcdef"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

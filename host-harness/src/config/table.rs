@@ -42,6 +42,19 @@ pub const VARIABLES: &[Variable] = &[
     HTTP_USER_HEADER,
     HTTP_ALLOWED_ORIGINS,
     HTTP_PATH,
+    OAUTH_ISSUER,
+    OAUTH_RESOURCE,
+    OAUTH_AUDIENCES,
+    OAUTH_USER_CLAIM,
+    OAUTH_USER_MAP,
+    OAUTH_READ_SCOPE,
+    OAUTH_WRITE_SCOPE,
+    OAUTH_JWKS_URI,
+    OAUTH_JWKS,
+    OAUTH_INTROSPECTION_CLIENT_ID,
+    OAUTH_INTROSPECTION_CLIENT_SECRET,
+    OAUTH_INTROSPECTION_URI,
+    OAUTH_INTROSPECT,
     PROGRESS_INTERVAL_MS,
     LOG,
 ];
@@ -319,7 +332,7 @@ pub const HTTP_TOKENS: Variable = Variable {
 
 pub const HTTP_AUTH: Variable = Variable {
     name: "MEDIA_MCP_HTTP_AUTH",
-    help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy). Neither this nor tokens: every request gets 401.",
+    help: "serve --http: off = no token required, calls act as OMBI_USER (only on loopback or behind an authenticating proxy); oauth = access tokens of your identity provider (MEDIA_MCP_OAUTH_*). Neither this nor tokens: every request gets 401.",
     scope: Scope::Guest,
     kind: Kind::Text,
 };
@@ -348,6 +361,97 @@ pub const HTTP_ALLOWED_ORIGINS: Variable = Variable {
 pub const HTTP_PATH: Variable = Variable {
     name: "MEDIA_MCP_HTTP_PATH",
     help: "serve --http: the MCP path (default /mcp).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_ISSUER: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_ISSUER",
+    help: "OAuth: the identity provider's issuer URL (required); its metadata and keys are fetched by the HTTP component, and serve --http allows its origin (no key is ever sent there).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_RESOURCE: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_RESOURCE",
+    help: "OAuth: this server's public MCP URL, e.g. https://media.example.com/mcp (required); the audience tokens must name.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_AUDIENCES: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_AUDIENCES",
+    help: "OAuth: more accepted aud values (comma-separated), for providers that put their client id in aud.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_USER_CLAIM: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_USER_CLAIM",
+    help: "OAuth: the token claim naming the Ombi user (default preferred_username).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_USER_MAP: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_USER_MAP",
+    help: "OAuth: claim-value=ombi-user,...; when set, other users are refused.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_READ_SCOPE: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_READ_SCOPE",
+    help: "OAuth: the scope of the read-only tools (default media:read).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_WRITE_SCOPE: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_WRITE_SCOPE",
+    help: "OAuth: the scope of every tool (default media:write).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_JWKS_URI: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_JWKS_URI",
+    help: "OAuth: the key set's URL, when not the one the issuer's metadata names on its own origin; serve --http allows its origin.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_JWKS: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_JWKS",
+    help: "OAuth: the key set itself (JWKS JSON): no key is fetched.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_INTROSPECTION_CLIENT_ID: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID",
+    help: "OAuth: this server's client id at the identity provider, for introspecting opaque tokens (RFC 7662); with the secret.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_INTROSPECTION_CLIENT_SECRET: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+    help: "OAuth: that client's secret (passed to the HTTP component, never logged).",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_INTROSPECTION_URI: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+    help: "OAuth: the introspection endpoint, when not the one the issuer's metadata names on its own origin; serve --http allows its origin.",
+    scope: Scope::Guest,
+    kind: Kind::Text,
+};
+
+pub const OAUTH_INTROSPECT: Variable = Variable {
+    name: "MEDIA_MCP_OAUTH_INTROSPECT",
+    help: "OAuth: opaque (default: only tokens that are not JWTs are introspected) or always.",
     scope: Scope::Guest,
     kind: Kind::Text,
 };
