@@ -403,7 +403,10 @@ fn a_tool_moviepilot_removed_is_refreshed_once_and_unknown() {
         .iter()
         .map(|t| t["name"].as_str().expect("name").to_owned())
         .collect();
-    assert!(!listed.contains(&"query_subscribes".to_owned()), "{listed:?}");
+    assert!(
+        !listed.contains(&"query_subscribes".to_owned()),
+        "{listed:?}"
+    );
     // The refreshed catalogue is kept: other tools are one POST again.
     fake.clear_requests();
     structured(&h.call_tool("search_media", json!({"title": "沙丘"})));
