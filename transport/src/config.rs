@@ -6,6 +6,7 @@ use core::fmt;
 
 use crate::auth::{AuthMode, Role, TokenError, TokenTable};
 use crate::oauth::OAuthSettings;
+pub use crate::oauth::config::ConfigError;
 use crate::prelude::*;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
@@ -48,16 +49,6 @@ impl fmt::Debug for Settings {
             .field("allowed_origins", &self.allowed_origins)
             .field("secrets", &format_args!("{} hidden", self.secrets.len()))
             .finish()
-    }
-}
-
-/// A configuration value that cannot be used; the message names the variable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }
 
@@ -121,7 +112,7 @@ impl Settings {
                             .to_owned(),
                     ));
                 }
-                oauth = Some(OAuthSettings::from_lookup(get).map_err(|e| ConfigError(e.0))?);
+                oauth = Some(OAuthSettings::from_lookup(get)?);
                 false
             }
             Some(_) => {
