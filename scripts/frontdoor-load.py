@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "python"))
+import bench_section  # noqa: E402
 import fake_ombi  # noqa: E402
 from http_hosts import HttpServer  # noqa: E402
 from test_wasmtime_serve_flags import TOKEN, readme_command  # noqa: E402
@@ -182,22 +183,7 @@ def main():
         "| engine | answers | latency median | p99 | max | wall | RSS idle | RSS peak |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
         *lines]) + "\n"
-    if smoke:
-        out = ROOT / "target" / "bench" / "frontdoor.smoke.md"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(section)
-        print(f"frontdoor-load: wrote {out}", file=sys.stderr)
-        return
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text()
-    if HEADING in text:
-        head, rest = text.split(HEADING, 1)
-        nxt = rest.find("\n## ")
-        text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-    print(f"frontdoor-load: wrote its section of {path}", file=sys.stderr)
+    bench_section.write(HEADING, section, "frontdoor.smoke.md", smoke, "frontdoor-load")
 
 
 if __name__ == "__main__":
