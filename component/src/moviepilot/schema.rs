@@ -135,9 +135,8 @@ impl<'a> Weakener<'a> {
                     // An unresolvable reference accepts anything.
                     _ => {}
                 },
-                "oneOf" => {
-                    out.insert("anyOf".into(), self.node(v, refs));
-                }
+                // Both are read as `anyOf`, below.
+                "oneOf" | "anyOf" => {}
                 "additionalProperties" if map.contains_key("patternProperties") => {}
                 "pattern"
                     if v.as_str()
@@ -174,12 +173,24 @@ impl<'a> Weakener<'a> {
                 }
             }
         }
-        if out.contains_key("anyOf") && map.contains_key("anyOf") {
-            // Both oneOf and anyOf: keep the original anyOf, fold the weakened oneOf in allOf.
-            let one = out.remove("anyOf").unwrap_or(Value::Bool(true));
-            let any = self.node(&map["anyOf"], refs);
-            out.insert("anyOf".into(), any);
-            out.insert("allOf".into(), json!([{"anyOf": one}]));
+        // Each combinator is weakened once: a copy would be checked twice at every level a
+        // recursive definition is entered, twice as often per level of the arguments.
+        match (map.get("oneOf"), map.get("anyOf")) {
+            (Some(one), Some(any)) => {
+                // Both: `anyOf` stays, the weakened `oneOf` joins the `allOf` conditions.
+                let one = json!({"anyOf": self.node(one, refs)});
+                out.insert("anyOf".into(), self.node(any, refs));
+                match out.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.push(one),
+                    _ => {
+                        out.insert("allOf".into(), json!([one]));
+                    }
+                }
+            }
+            (Some(only), None) | (None, Some(only)) => {
+                out.insert("anyOf".into(), self.node(only, refs));
+            }
+            (None, None) => {}
         }
         Value::Object(out)
     }
