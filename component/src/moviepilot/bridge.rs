@@ -179,12 +179,12 @@ impl BridgedCall<'_> {
             None => return Round::Distrusted(Lacking::Form),
         };
         if let Some((before, answer)) = refused
-            && before == form
+            && before.checks_as(&form)
         {
             // The same contract as before: MoviePilot's refusal stands, nothing is sent again.
             return Round::Answer(answer);
         }
-        match memo::check(self.name, &form.form, form.branch.as_ref(), args) {
+        match memo::check(self.name, &form, args) {
             Ok(()) => {}
             // The checks accept whatever MoviePilot accepts, so a refusal costs no request.
             Err(Refused::Invalid(e)) => return Round::Answer(Reply::failure(e)),

@@ -5,7 +5,8 @@
 //! inside `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened
 //! to something that only ever accepts more: `oneOf` read as `anyOf`, `not` and `if/then/else`
 //! dropped, `additionalProperties` dropped beside `patternProperties`, uncompilable patterns
-//! dropped. It also accepts MoviePilot's own coercions: `null` for a field that is not
+//! dropped; annotations (`description`, `title`, `default`, `examples`) are left out, and `const`
+//! and `enum` values are kept as they are. It also accepts MoviePilot's own coercions: `null` for a field that is not
 //! required (MoviePilot publishes `Optional[T]` as plain `T`), a numeric string for an integer
 //! or a number, and a single item for an array.
 //!
@@ -125,6 +126,12 @@ impl<'a> Weakener<'a> {
         for (k, v) in map {
             match k.as_str() {
                 "not" | "if" | "then" | "else" | "$defs" | "definitions" => {}
+                // Annotations check nothing; the stored forms are read on every call.
+                "title" | "description" | "default" | "examples" | "$comment" => {}
+                // Values, not schemas: kept as they are.
+                "const" | "enum" => {
+                    out.insert(k.clone(), v.clone());
+                }
                 "$ref" => match v.as_str() {
                     Some(r)
                         if r.starts_with('#') && crate::schema::resolve(self.root, r).is_some() =>

@@ -124,6 +124,21 @@ fn each_combinator_is_weakened_once() {
 }
 
 #[test]
+fn values_stay_values_and_annotations_are_left_out() {
+    let s = json!({"type": "object", "description": "a long text", "title": "T", "properties": {
+        "shape": {"const": {"type": "integer", "properties": {"a": {}}}, "description": "d"},
+        "kind": {"enum": [{"type": "string"}, "x"], "default": "x", "examples": ["x"]}},
+        "required": ["shape", "kind"]});
+    let weak = weakened(&s, &s);
+    assert!(!weak.to_string().contains("description"), "{weak}");
+    let v =
+        json!({"shape": {"type": "integer", "properties": {"a": {}}}, "kind": {"type": "string"}});
+    assert!(jsonschema::validator_for(&s).unwrap().is_valid(&v));
+    assert!(check(&s, &v).is_ok());
+    assert!(check(&s, &json!({"shape": {"type": "integer"}, "kind": "x"})).is_err());
+}
+
+#[test]
 fn arguments_deep_in_a_recursive_definition_cost_their_size() {
     // Each level enters `JsonData-Input` once; checking its `anyOf` twice per level would cost
     // 2^64 steps here.
