@@ -133,7 +133,8 @@ impl Env {
         self
     }
 
-    fn apply(&self, command: &mut Command) {
+    /// Gives `command` exactly this environment.
+    pub fn apply(&self, command: &mut Command) {
         command.env_clear();
         for (name, value) in &self.0 {
             command.env(name, value);
