@@ -56,3 +56,9 @@ else
 fi
 
 target/release/media-mcp-bench $smoke
+
+# What each engine serving the HTTP component costs per request (host CPU): its own section of
+# BENCHMARKS.md, written after the driver's (scripts/engine-cost.py; smoke: a few calls, to
+# target/bench/engines.smoke.md).
+target/py/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+target/py/bin/python scripts/engine-cost.py $smoke

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes the built artifacts' sizes into README.md, or checks them (`--check`, run by
+tests/python/test_readme_sizes.py after ./scripts/build-component.sh).
+
+Each figure in the README sits between `<!-- size:NAME -->` and `<!-- /size -->`; NAME is one of
+the artifacts below. Run it after a change to the component, the transport or the build:
+
+    ./scripts/build-component.sh && python3 scripts/readme-sizes.py
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = {
+    "plugin": ROOT / "target" / "media_mcp.wasm",
+    "transport": ROOT / "target" / "wasm32-wasip2" / "wasm" / "media_mcp_transport.wasm",
+    "http": ROOT / "target" / "media_mcp_http.wasm",
+}
+FIGURE = re.compile(r"(<!-- size:(\w+) -->)([^<]*)(<!-- /size -->)")
+
+
+def rendered(name):
+    path = ARTIFACTS[name]
+    if not path.is_file():
+        sys.exit(f"readme-sizes: {path} is missing: run ./scripts/build-component.sh")
+    return f"{path.stat().st_size:,}"
+
+
+def main():
+    check = sys.argv[1:] == ["--check"]
+    if sys.argv[1:] not in ([], ["--check"]):
+        sys.exit("usage: readme-sizes.py [--check]")
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    stale = []
+
+    def replace(m):
+        if m.group(2) not in ARTIFACTS:
+            sys.exit(f"readme-sizes: unknown artifact {m.group(2)!r} in README.md")
+        now = rendered(m.group(2))
+        if m.group(3) != now:
+            stale.append(f"{m.group(2)}: README says {m.group(3)}, {ARTIFACTS[m.group(2)].name} is {now} bytes")
+        return m.group(1) + now + m.group(4)
+
+    new = FIGURE.sub(replace, text)
+    names = {m.group(2) for m in FIGURE.finditer(text)}
+    if names != set(ARTIFACTS):
+        sys.exit(f"readme-sizes: README.md names {sorted(names)}, expected {sorted(ARTIFACTS)}")
+    if check:
+        if stale:
+            sys.exit("README.md sizes are stale (run python3 scripts/readme-sizes.py):\n  " + "\n  ".join(stale))
+        return
+    readme.write_text(new)
+    print("\n".join(stale) or "README.md sizes are current")
+
+
+if __name__ == "__main__":
+    main()
