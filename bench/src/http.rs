@@ -443,7 +443,7 @@ pub fn targets(out: &mut String, results: &[HttpResult]) {
             if higher {
                 format!("{v:.0}/s")
             } else {
-                crate::report::ms(v)
+                crate::cells::ms(v)
             }
         };
         let mut ahead = skipped.is_empty();
@@ -466,7 +466,7 @@ pub fn targets(out: &mut String, results: &[HttpResult]) {
             } else {
                 format!(" ({} not measured)", skipped.join(", "))
             },
-            crate::report::verdict(ahead)
+            crate::cells::verdict(ahead)
         );
     }
 }

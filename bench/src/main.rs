@@ -26,6 +26,7 @@
 
 mod big;
 mod bridge;
+mod cells;
 mod client;
 mod floor;
 mod http;

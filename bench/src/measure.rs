@@ -25,8 +25,7 @@ use crate::stats::Summary;
 use crate::upstream::PythonUpstream;
 use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, UPSTREAM_DELAY, search_args};
 
-/// Calls in flight in the throughput runs.
-pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
+pub use crate::workload::IN_FLIGHT;
 
 /// Everything measured for one server (or floor).
 #[derive(Debug, Clone, Default)]

@@ -16,9 +16,9 @@ use anyhow::{Context as _, bail};
 use serde_json::Value;
 
 use crate::client::ServerSpec;
-use crate::measure::IN_FLIGHT;
 use crate::plan::Plan;
 use crate::upstream::PythonUpstream;
+use crate::workload::IN_FLIGHT;
 
 /// How long one driver run may take.
 const DRIVER_TIMEOUT: Duration = Duration::from_secs(300);
@@ -214,7 +214,7 @@ pub fn render(results: &[PyClientResult], plan: Plan) -> String {
         plan.python_client_rounds
     );
     for r in results {
-        let label = crate::report::label(&r.name);
+        let label = crate::cells::label(&r.name);
         if let Some(why) = &r.skipped {
             out.push_str(&format!("| {label} | skipped: {why} | | | | |\n"));
             continue;
@@ -222,9 +222,7 @@ pub fn render(results: &[PyClientResult], plan: Plan) -> String {
         let cell = |k: usize| r.rate(k).map_or("–".into(), |v| format!("{v:.1}"));
         let at32 = r.rows.iter().find(|row| row.in_flight == 32);
         let cpu = |d: Option<Duration>| {
-            d.map_or("–".into(), |d| {
-                crate::report::ms(d.as_secs_f64() * 1000.0)
-            })
+            d.map_or("–".into(), |d| crate::cells::ms(d.as_secs_f64() * 1000.0))
         };
         out.push_str(&format!(
             "| {label} | {} | {} | {} | {} | {} |\n",

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::big::{BIG_BODY_BYTES, BODY_CAP_BYTES};
+use crate::cells::{label, ms, verdict};
 use crate::http::HttpResult;
 use crate::measure::{IN_FLIGHT, Results, ServerResult};
 use crate::micro::Micro;
@@ -16,18 +17,6 @@ use crate::stats::Summary;
 /// (a second copy while the capped buffer is grown, hyper's read buffers, the error result).
 pub const BIG_BODY_SLACK_BYTES: u64 = 4 * 1024 * 1024;
 const MIB: f64 = 1024.0 * 1024.0;
-
-pub(crate) fn ms(v: f64) -> String {
-    if v.is_nan() {
-        "–".into()
-    } else if v >= 100.0 {
-        format!("{v:.0} ms")
-    } else if v >= 1.0 {
-        format!("{v:.2} ms")
-    } else {
-        format!("{:.0} µs", v * 1000.0)
-    }
-}
 
 fn micro_time(v: f64) -> String {
     if v >= 1.0 {
@@ -49,10 +38,6 @@ fn ratio(a: f64, b: f64) -> String {
     } else {
         "–".into()
     }
-}
-
-pub(crate) fn verdict(met: bool) -> &'static str {
-    if met { "**met**" } else { "**missed**" }
 }
 
 fn rate(r: &ServerResult, k: usize) -> Option<f64> {
@@ -572,14 +557,5 @@ fn throughput_table(out: &mut String, results: &Results, rate_of: Figure) {
             ratio(many, one),
             ratio(many, floor32)
         );
-    }
-}
-
-pub(crate) fn label(name: &str) -> String {
-    match name {
-        "floor" => "floor (native)".into(),
-        "python" => "Python SDK peer".into(),
-        "typescript" => "TypeScript SDK peer".into(),
-        other => other.into(),
     }
 }
