@@ -443,3 +443,107 @@ fn one_message_costs_at_most_its_stated_memory_bound() {
         assert_eq!(h.rpc("ping", Value::Null)["result"], json!({}));
     }
 }
+
+/// Runs `host-harness serve` with the given stdin, stdout and stderr, then `initialize`,
+/// `tools/list` (when `list`) and one `read_search` through `input` and `output`; non-JSON
+/// lines on `output` (log lines when it is shared with stderr) are skipped.
+fn serve_over(
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+    stderr: std::process::Stdio,
+    mut input: impl std::io::Write,
+    output: impl std::io::Read,
+    list: bool,
+) {
+    use std::io::{BufRead as _, Write as _};
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut command = std::process::Command::new(media_mcp_tests::harness_binary());
+    command
+        .arg("serve")
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr);
+    Env::ombi(&fake, &key).apply(&mut command);
+    let mut child = command.spawn().expect("spawning host-harness");
+    // The child holds its ends now; only ours stay open here.
+    drop(command);
+    let mut lines = std::io::BufReader::new(output).lines();
+    let mut ask = |id: u64, method: &str, params: Value| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(input, "{message}").unwrap();
+        if id == 1 {
+            writeln!(
+                input,
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+            )
+            .unwrap();
+        }
+        input.flush().unwrap();
+        loop {
+            let line = lines.next().expect("an answer").expect("reading");
+            if let Ok(answer) = serde_json::from_str::<Value>(&line)
+                && answer["id"] == json!(id)
+            {
+                return answer;
+            }
+        }
+    };
+    let init = ask(
+        1,
+        "initialize",
+        json!({"protocolVersion": NEWEST, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+    );
+    assert_eq!(init["result"]["protocolVersion"], NEWEST, "{init}");
+    if list {
+        let list = ask(2, "tools/list", json!({}));
+        assert!(
+            list["result"]["tools"]
+                .as_array()
+                .is_some_and(|t| t.len() > 10),
+            "{list}"
+        );
+    }
+    let call = ask(
+        3,
+        "tools/call",
+        json!({"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}),
+    );
+    assert_eq!(call["result"]["isError"], false, "{call}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Node's `child_process` gives a server Unix sockets for its stdio, not pipes: served the same.
+#[test]
+fn stdio_over_unix_sockets_is_served() {
+    use std::os::unix::net::UnixStream;
+    let (child_in, ours_in) = UnixStream::pair().unwrap();
+    let (child_out, ours_out) = UnixStream::pair().unwrap();
+    serve_over(
+        std::os::fd::OwnedFd::from(child_in).into(),
+        std::os::fd::OwnedFd::from(child_out).into(),
+        std::process::Stdio::null(),
+        ours_in,
+        ours_out,
+        true,
+    );
+}
+
+/// stdout and stderr on one pipe (`2>&1`): still served, answers between log lines. (The
+/// listing is left out: a log line written while a large answer is in the pipe can land inside
+/// it, as with any two writers of one pipe.)
+#[test]
+fn stdio_with_stdout_shared_with_stderr_is_served() {
+    let (child_in_read, ours_in) = std::io::pipe().unwrap();
+    let (ours_out, child_out) = std::io::pipe().unwrap();
+    let child_err = child_out.try_clone().unwrap();
+    serve_over(
+        child_in_read.into(),
+        child_out.into(),
+        child_err.into(),
+        ours_in,
+        ours_out,
+        false,
+    );
+}

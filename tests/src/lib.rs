@@ -133,7 +133,7 @@ impl Env {
         self
     }
 
-    /// Sets these variables on `command` (and nothing else of the caller's environment).
+    /// Gives `command` exactly this environment.
     pub fn apply(&self, command: &mut Command) {
         command.env_clear();
         for (name, value) in &self.0 {
