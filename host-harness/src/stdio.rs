@@ -29,7 +29,6 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-mod fds;
 mod in_flight;
 mod message;
 
@@ -53,7 +52,7 @@ pub(crate) async fn serve_stdio<S: ServerHandler>(
     cancellations: Cancellations,
 ) -> anyhow::Result<()> {
     let in_flight = InFlight(cancellations);
-    serve_with(handler, in_flight, fds::stdin(), fds::stdout()).await
+    serve_with(handler, in_flight, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).

@@ -133,8 +133,7 @@ impl Env {
         self
     }
 
-    /// Gives `command` exactly this environment.
-    pub fn apply(&self, command: &mut Command) {
+    fn apply(&self, command: &mut Command) {
         command.env_clear();
         for (name, value) in &self.0 {
             command.env(name, value);
