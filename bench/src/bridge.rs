@@ -2,7 +2,8 @@
 //! MoviePilot (`media_mcp_fakes::moviepilot`), whose `moviepilot_api` schema is generated to
 //! the size of MoviePilot's real one (about 0.5 MB, 200+ operations). For each schema mode it
 //! measures, after warm-up, sequential calls of a small bridged tool (`search_media`) and of
-//! `moviepilot_api` (`media.search`), each paired with a native floor: the same `tools/call`
+//! `moviepilot_api` (`media.search`, and `subscription.list`, whose arguments are checked
+//! against the router's recursive `JsonData-Input` definition), each paired with a native floor: the same `tools/call`
 //! JSON-RPC POST sent by a native hyper client straight to the same fake, the answer parsed
 //! with serde_json. It also counts the requests MoviePilot received per call and the size of
 //! the `tools/list` answer.
@@ -46,7 +47,7 @@ pub struct ModeResult {
     pub mode: &'static str,
     /// Bytes of the harness's `tools/list` answer.
     pub list_bytes: usize,
-    /// The small tool, then `moviepilot_api`.
+    /// The small tool, then `moviepilot_api` (`media.search`, then `subscription.list`).
     pub rows: Vec<ToolRow>,
 }
 
@@ -61,20 +62,37 @@ pub struct BridgeResult {
     pub modes: Vec<ModeResult>,
 }
 
-/// The `tools/call` arguments each measured tool gets.
-fn arguments(tool: &str) -> Value {
-    match tool {
+/// The measured rows: a label, the tool called. `moviepilot_api subscription.list` checks its
+/// `query` against the router's recursive `JsonData-Input` definition.
+const ROWS: [(&str, &str); 3] = [
+    ("search_media", "search_media"),
+    ("moviepilot_api", "moviepilot_api"),
+    ("moviepilot_api subscription.list", "moviepilot_api"),
+];
+
+/// The tool a row calls.
+fn tool_of(row: &str) -> &'static str {
+    ROWS.iter()
+        .find(|(l, _)| *l == row)
+        .map_or("search_media", |(_, t)| t)
+}
+
+/// The `tools/call` arguments each measured row gets.
+fn arguments(row: &str) -> Value {
+    match row {
         "moviepilot_api" => {
             json!({"operation_id": "media.search", "query": {"title": "Inception", "page": 1}})
         }
+        "moviepilot_api subscription.list" => json!({"operation_id": "subscription.list",
+            "query": {"page": 1, "count": 20, "filter": {"state": ["R", "P"], "sites": [[1, 2], {"any": null}]}}}),
         _ => json!({"title": "Inception"}),
     }
 }
 
 /// POSTs one JSON-RPC `tools/call` to the fake on a fresh connection (as the sandbox's client
 /// does) and parses the answer.
-async fn floor_post(addr: SocketAddr, key: &str, tool: &str) -> anyhow::Result<()> {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments(tool)}});
+async fn floor_post(addr: SocketAddr, key: &str, row: &str) -> anyhow::Result<()> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool_of(row), "arguments": arguments(row)}});
     let request = http::Request::post(MCP_PATH)
         .header(http::header::HOST, addr.to_string())
         .header("x-api-key", key)
@@ -86,11 +104,11 @@ async fn floor_post(addr: SocketAddr, key: &str, tool: &str) -> anyhow::Result<(
     Ok(())
 }
 
-async fn call_ok(client: &McpClient, tool: &str) -> anyhow::Result<()> {
-    let result = client.call(tool, &arguments(tool)).await?;
+async fn call_ok(client: &McpClient, row: &str) -> anyhow::Result<()> {
+    let result = client.call(tool_of(row), &arguments(row)).await?;
     anyhow::ensure!(
         result["structuredContent"]["ok"] == true,
-        "{tool} failed: {result}"
+        "{row} failed: {result}"
     );
     Ok(())
 }
@@ -121,7 +139,7 @@ async fn measure_mode(
     let client = McpClient::spawn(&spec)?;
     client.initialize().await?;
     let list_bytes = client.list_tools().await?;
-    let tools = ["search_media", "moviepilot_api"];
+    let tools = ROWS.map(|(label, _)| label);
     for _ in 0..plan.warmup.max(1) {
         for tool in tools {
             call_ok(&client, tool).await?;

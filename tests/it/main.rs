@@ -11,6 +11,8 @@
 //! * `calls`: tool results, principals, timeouts, the API key's path;
 //! * `policy`: outbound origins, redirects, the http hook itself;
 //! * `moviepilot`: the MoviePilot backend against the fake MoviePilot MCP endpoint;
+//! * `moviepilot_versions`: the MoviePilot backend against both MoviePilot versions (the
+//!   documented router schema, recursive definitions included, and v2.9.15 as recorded);
 //! * `moviepilot_faults`: every injected `tools/call` fault of the fake MoviePilot on a read and
 //!   a write (the MoviePilot fault matrix);
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
@@ -35,6 +37,7 @@ mod mcp_modern;
 mod mcp_stdio;
 mod moviepilot;
 mod moviepilot_faults;
+mod moviepilot_versions;
 mod policy;
 mod selection;
 mod soak;

@@ -173,6 +173,7 @@ fn cut_moviepilot_payload(envelope: &mut Value, target: usize, warnings: &mut Ve
             envelope["truncated"] = json!(true);
         }
     }
+    shorten_moviepilot_texts(envelope, target, warnings);
     for key in ["data", "text"] {
         if size_of(envelope) <= target {
             return;
@@ -200,6 +201,53 @@ fn cut_moviepilot_payload(envelope: &mut Value, target: usize, warnings: &mut Ve
             "MoviePilot's {key} was too large: data.{key} is its {what}, cut where it ends with \"{CUT_MARKER}\""
         ));
         envelope["truncated"] = json!(true);
+    }
+}
+
+/// Shortens the longest texts inside a MoviePilot payload's `data` (MoviePilot's free text may
+/// have no spaces, Chinese prose), halving the limit until the envelope fits, so the record keeps
+/// its structure, identifiers, dates, numbers and enum values. The warning names the fields cut.
+fn shorten_moviepilot_texts(envelope: &mut Value, target: usize, warnings: &mut Vec<String>) {
+    let mut limit = 4096;
+    let mut cut: Vec<String> = Vec::new();
+    while size_of(envelope) > target && limit >= MIN_FREE_TEXT_CHARS {
+        if let Some(payload) = envelope["data"].get_mut("data") {
+            shorten_long_text(payload, "data", limit, &mut cut);
+        }
+        limit /= 2;
+    }
+    if !cut.is_empty() {
+        cut.sort();
+        cut.dedup();
+        let fields: Vec<String> = cut.iter().take(10).map(|k| format!("`{k}`")).collect();
+        warnings.push(format!(
+            "MoviePilot's long text shortened (ending in …) to fit the 64 KiB budget, other fields kept whole: {}",
+            fields.join(", ")
+        ));
+        envelope["truncated"] = json!(true);
+    }
+}
+
+/// Shortens strings longer than `limit` characters under keys that name no identifier, date,
+/// enum or address, pushing each key cut to `cut`.
+fn shorten_long_text(node: &mut Value, key: &str, limit: usize, cut: &mut Vec<String>) {
+    match node {
+        Value::String(s) if s.chars().count() > limit && is_free_text_key(key) => {
+            let kept: String = s.chars().take(limit).collect();
+            *s = format!("{kept}…");
+            cut.push(key.to_owned());
+        }
+        Value::Array(items) => {
+            for v in items.iter_mut() {
+                shorten_long_text(v, key, limit, cut);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                shorten_long_text(v, k, limit, cut);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -273,6 +321,11 @@ fn adjust_page(data: &mut Value, returned: usize) {
 /// Whether the string under `key` is free text that may be shortened: prose (it has
 /// whitespace) under a key that names no identifier, enum, date or address.
 fn is_free_text(key: &str, s: &str) -> bool {
+    s.contains(char::is_whitespace) && is_free_text_key(key)
+}
+
+/// Whether a key may hold free text: it names no identifier, enum, date or address.
+fn is_free_text_key(key: &str) -> bool {
     const NEVER: [&str; 8] = [
         "kind",
         "tool",
@@ -283,8 +336,7 @@ fn is_free_text(key: &str, s: &str) -> bool {
         "media",
         "value",
     ];
-    s.contains(char::is_whitespace)
-        && !NEVER.contains(&key)
+    !NEVER.contains(&key)
         && ![
             "_id", "_at", "date", "url", "uri", "hash", "path", "code", "name",
         ]

@@ -10,7 +10,8 @@
 //! - per tool and generation, its checking form: the weakened schema (see [`super::schema`]),
 //!   or, for a tool whose `oneOf`/`anyOf` branches are told apart by an `operation_id` or
 //!   `action` constant, the weakened schema without the branches plus the operation names;
-//! - per operation and generation, that operation's weakened branch, `$ref`s inlined.
+//! - per operation and generation, that operation's weakened branch with the weakened
+//!   definitions it refers to (each definition weakened once per schema, never inlined).
 //!
 //! A call therefore reads and parses one small branch, whatever the size of the whole schema.
 //! The host may drop any entry; a missing one is read as "ask MoviePilot again".
@@ -18,7 +19,7 @@
 use super::config::MoviePilotConfig;
 use super::contract_tool::{OPERATION_KEYS, branches, names_under};
 use super::discovery::Discovered;
-use super::schema::{check_weak, weakened};
+use super::schema::{Weakener, check_weak};
 use crate::contract::ToolError;
 use crate::host_cache::HostCache;
 use crate::prelude::*;
@@ -219,8 +220,9 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
     let key = OPERATION_KEYS
         .iter()
         .find(|k| !parts.is_empty() && parts.iter().all(|b| !names_under(b, k).is_empty()));
+    let mut weakener = Weakener::new(schema);
     let (Some(key), 1) = (key, combinators) else {
-        return Form::Whole(weakened(schema, schema));
+        return Form::Whole(weakener.weaken(schema));
     };
     let mut operations: Vec<String> = Vec::new();
     for (i, b) in parts.iter().enumerate() {
@@ -232,12 +234,21 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
             let mut fitting: Vec<Value> = parts[i..]
                 .iter()
                 .filter(|other| names_under(other, key).contains(&name))
-                .map(|other| weakened(other, schema))
+                .map(|other| weakener.weaken(other))
                 .collect();
             let joined = if fitting.len() == 1 {
                 fitting.remove(0)
             } else {
-                json!({"anyOf": fitting})
+                // The definitions each carries move to the top, where their `$ref`s resolve.
+                let mut defs = Map::new();
+                for f in &mut fitting {
+                    if let Some(Value::Object(d)) =
+                        f.as_object_mut().and_then(|o| o.remove("$defs"))
+                    {
+                        defs.extend(d);
+                    }
+                }
+                json!({"anyOf": fitting, "$defs": defs})
             };
             branch(key, name, joined);
             operations.push(name.to_owned());
@@ -250,7 +261,7 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
     rest.remove("definitions");
     Form::Operations {
         key: (*key).to_owned(),
-        rest: weakened(&Value::Object(rest), schema),
+        rest: weakener.weaken(&Value::Object(rest)),
         operations,
     }
 }

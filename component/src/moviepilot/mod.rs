@@ -8,17 +8,17 @@
 //! sends only `tools/call` (MoviePilot's endpoint keeps no session). With nothing stored (first
 //! call, or a host without a cache) the call runs the handshake and discovery itself, completing
 //! only that tool's projected schema. Stored knowledge is refreshed once in a call when it
-//! cannot be trusted: the tool is not in it, the arguments fail its form (it may be older than
-//! MoviePilot's schema), or MoviePilot answers that it does not know the tool or that the
-//! arguments break its current contract. Only those answers prove nothing ran, so only after
+//! cannot be trusted: the tool is not in it, or MoviePilot answers that it does not know the tool
+//! or that the arguments break its current contract. Arguments the stored form refuses are
+//! refused without a request (the form accepts whatever MoviePilot accepts). Only those answers prove nothing ran, so only after
 //! them is `tools/call` sent again, once, and only when the refreshed form differs. A tool
 //! MoviePilot no longer lists is an unknown tool. When MoviePilot cannot be reached at listing
 //! time, or a name collides with an Ombi tool, a `moviepilot_status` tool is listed whose
 //! description and result say what is wrong.
 //!
 //! In compact schema mode (the default) listing asks MoviePilot for its compact projection and
-//! publishes large schemas abridged, plus `moviepilot_input_contract`, which returns one
-//! operation's full contract; a call still checks its arguments against the tool's full schema,
+//! publishes large schemas abridged, plus (when some schema was abridged)
+//! `moviepilot_input_contract`, which returns one operation's full contract; a call still checks its arguments against the tool's full schema,
 //! read once from the helper endpoint and stored as its checking form.
 
 use crate::prelude::*;
@@ -28,6 +28,7 @@ mod contract_tool;
 mod discovery;
 mod memo;
 mod policy;
+mod prose;
 mod republish;
 mod result;
 mod schema;
@@ -158,7 +159,7 @@ fn list(
             d => d,
         })
         .collect();
-    if cfg.schema_mode == SchemaMode::Compact
+    if kept.iter().any(|t| t.projected)
         && !out.iter().any(|t| t.name == CONTRACT_TOOL)
         && !taken.contains(&CONTRACT_TOOL)
     {
@@ -386,9 +387,10 @@ fn bridged(
         }
         match memo::check(name, &ready.form, ready.branch.as_ref(), args) {
             Ok(()) => {}
-            // Stored knowledge may be older than MoviePilot's schema: check against the current one.
-            Err(_) if !fresh => continue,
+            // The checks accept whatever MoviePilot accepts, so a refusal costs no request.
             Err(Refused::Invalid(e)) => return Ok(Reply::failure(e)),
+            // The host dropped the operation's branch: ask MoviePilot again.
+            Err(Refused::Missing) if !fresh => continue,
             Err(Refused::Missing) => {
                 return Ok(Reply::failure(ToolError::schema_mismatch(format!(
                     "MoviePilot's schema of `{name}` lost an operation while it was read"

@@ -1,5 +1,7 @@
 //! The safety policy for bridged tools and
-//! which calls are provably read-only.
+//! which calls are provably read-only: `moviepilot_api` operations MoviePilot documents as
+//! reads, `database_operation`'s read actions, and per-purpose tools by a read prefix of their
+//! name less a fixed list of exceptions ([`READ_PREFIX_EXCEPTIONS`]).
 //!
 //! `database_operation` runs only `tables`, `schema` and read-only `query` without
 //! `show_secrets`, unless the deployment allows writes or secrets; `moviepilot_api` operation ids
@@ -10,13 +12,29 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
 use serde_json::{Map, Value};
 
-/// Bridged tools known to only read, whatever their arguments (MoviePilot's query/search tools).
-pub const KNOWN_READ_TOOLS: &[&str] = &[
-    "search_media",
-    "query_subscribes",
-    "query_media_library",
-    "query_downloaders",
+/// Name prefixes of MoviePilot's per-purpose tools that only read (v2.9.15: `query_sites`,
+/// `search_media`, `get_search_results`, `list_directory`, ...).
+pub const READ_PREFIXES: [&str; 4] = ["query_", "search_", "get_", "list_"];
+
+/// Tools whose name has a read prefix but whose call changes MoviePilot's state, each with the
+/// reason; they stay writes.
+pub const READ_PREFIX_EXCEPTIONS: [(&str, &str); 2] = [
+    (
+        "search_subscribe",
+        "searches the sites for a subscription's missing episodes and downloads what matches",
+    ),
+    (
+        "search_torrents",
+        "replaces MoviePilot's stored search results, which get_search_results and add_download then use",
+    ),
 ];
+
+/// Whether a per-purpose tool only reads by its name: a read prefix and not an exception.
+/// Every other name, `recognize_media` included, counts as a write.
+pub fn named_as_read(tool: &str) -> bool {
+    READ_PREFIXES.iter().any(|p| tool.starts_with(p))
+        && !READ_PREFIX_EXCEPTIONS.iter().any(|(t, _)| *t == tool)
+}
 
 /// `moviepilot_api` operations that only read.
 pub const KNOWN_READ_OPERATIONS: &[&str] = &[
@@ -158,7 +176,7 @@ pub fn call_is_read(tool: &str, args: &Map<String, Value>) -> bool {
             .get("operation_id")
             .and_then(Value::as_str)
             .is_some_and(|op| KNOWN_READ_OPERATIONS.contains(&op)),
-        _ => KNOWN_READ_TOOLS.contains(&tool),
+        _ => named_as_read(tool),
     }
 }
 
@@ -172,7 +190,7 @@ pub fn tool_is_read_only(tool: &str, policy: &Policy) -> bool {
                 .iter()
                 .all(|op| KNOWN_READ_OPERATIONS.contains(&op.as_str()))
         }),
-        _ => KNOWN_READ_TOOLS.contains(&tool),
+        _ => named_as_read(tool),
     }
 }
 

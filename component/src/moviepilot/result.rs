@@ -1,8 +1,11 @@
 //! The three layers of a MoviePilot answer: HTTP status and JSON-RPC error, then MCP `isError`, then the business JSON in the
 //! text block (`success`, `error`/`input_contract`, `execution_outcome`, `collection`,
-//! `tool_result_truncated`). Text that is not a JSON object is a read's result; for a write it is
-//! passed back with a warning that the change is not confirmed, never as a success.
+//! `tool_result_truncated`). Prose is read by [`prose`]: MoviePilot's failure sentences are
+//! failures with its message, a notice line before JSON keeps both; other text is a read's
+//! result, and for a write it is passed back with a warning that the change is not confirmed,
+//! never as a success. Every cut is said: `truncated` and a warning naming what was cut.
 
+use super::prose::{self, Verdict};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
 use crate::upstream::HttpResponse;
@@ -257,10 +260,10 @@ pub fn catalogue_changed(tool: &str, result: &Value) -> bool {
     let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
     match serde_json::from_str::<Value>(text.trim()) {
         Ok(Value::Object(business)) => {
-            matches!(
-                error_kind(&business).as_deref(),
-                Some("invalid_input" | "unknown_operation")
-            ) && input_contract(&business).is_some()
+            let kind = error_kind(&business);
+            matches!(kind.as_deref(), Some("invalid_input" | "unknown_operation"))
+                && input_contract(&business).is_some()
+                || kind.is_some_and(|k| names_unknown_tool(tool, &k))
         }
         _ => is_error && tool_error_text(tool, &text).code == ErrorCode::NotFound,
     }
@@ -288,7 +291,7 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let reply = match serde_json::from_str::<Value>(text.trim()) {
-        Ok(Value::Object(business)) => business_reply(tool, &business, is_error),
+        Ok(Value::Object(business)) => business_reply(tool, &business, is_error, mutation),
         _ if is_error => {
             let reply = Reply::failure(tool_error_text(tool, &text));
             if mutation {
@@ -301,10 +304,7 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
             json!({"kind": "moviepilot_result", "tool": tool, "data": items}),
             mutation,
         ),
-        _ => unconfirmed(
-            json!({"kind": "moviepilot_result", "tool": tool, "text": bounded(&text, MAX_TEXT_CHARS)}),
-            mutation,
-        ),
+        _ => prose_reply(tool, &text, mutation),
     };
     if skipped > 0 {
         reply.warn(format!(
@@ -313,6 +313,60 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
     } else {
         reply
     }
+}
+
+/// A prose answer: a notice line before JSON, a failure sentence, or text that claims nothing.
+fn prose_reply(tool: &str, text: &str, mutation: bool) -> Reply {
+    if let Some((notice, json)) = prose::notice_and_json(text) {
+        let notice = bounded(&notice, MAX_MESSAGE_CHARS);
+        let mut reply = match json {
+            Value::Object(business) => {
+                let mut r = business_reply(tool, &business, false, mutation);
+                if let Some(d) = r.data.as_mut() {
+                    d["text"] = json!(notice);
+                }
+                r
+            }
+            other => unconfirmed(
+                json!({"kind": "moviepilot_result", "tool": tool, "text": notice, "data": other}),
+                mutation,
+            ),
+        };
+        if prose::says_cut(&notice) {
+            reply = reply.truncated(true).warn(format!(
+                "MoviePilot returned only part of the results (its notice: {}); narrow the query with the tool's filters for the rest",
+                quoted(&notice)
+            ));
+        }
+        return reply;
+    }
+    let total = text.chars().count();
+    let shown = bounded(text, MAX_TEXT_CHARS);
+    let data = json!({"kind": "moviepilot_result", "tool": tool, "text": shown});
+    match prose::verdict(text) {
+        Verdict::Failed(code) => {
+            let message = format!("MoviePilot reported a failure: {}", quoted(text));
+            let err = match code {
+                ErrorCode::InvalidArgument => ToolError::invalid_argument("arguments", message),
+                _ => ToolError::new(code, message),
+            };
+            Reply {
+                data: Some(data),
+                ..Reply::failure(err)
+            }
+        }
+        Verdict::Neutral if total > MAX_TEXT_CHARS => unconfirmed(data, mutation)
+            .truncated(true)
+            .warn(format!(
+                "MoviePilot's text was cut to its first {MAX_TEXT_CHARS} of {total} characters (data.text ends with …); narrow the query for the rest"
+            )),
+        Verdict::Neutral => unconfirmed(data, mutation),
+    }
+}
+
+/// Whether MoviePilot's error text says it has no tool `tool` (`工具 'x' 未找到`).
+fn names_unknown_tool(tool: &str, message: &str) -> bool {
+    message.contains(&format!("工具 '{tool}' 未找到"))
 }
 
 /// `isError` with prose, for example `错误: 工具 'x' 未找到`.
@@ -345,7 +399,12 @@ fn unconfirmed(data: Value, mutation: bool) -> Reply {
     }
 }
 
-fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> Reply {
+fn business_reply(
+    tool: &str,
+    business: &Map<String, Value>,
+    is_error: bool,
+    mutation: bool,
+) -> Reply {
     let data = project(tool, business);
     let kind = error_kind(business);
     let failed = is_error || business.get("success") == Some(&json!(false)) || kind.is_some();
@@ -387,6 +446,14 @@ fn business_reply(tool: &str, business: &Map<String, Value>, is_error: bool) -> 
             Some("permission_denied") => ToolError::new(
                 ErrorCode::Forbidden,
                 format!("MoviePilot refused the operation: {what}"),
+            ),
+            Some(k) if names_unknown_tool(tool, k) => ToolError::new(
+                ErrorCode::NotFound,
+                format!("MoviePilot no longer offers the tool `{tool}`; list the tools again"),
+            ),
+            // An exception inside the tool (`调用工具 'x' 时发生错误: …`): a write may have begun.
+            Some(k) if mutation && k.starts_with("调用工具") => ToolError::unknown_outcome(
+                format!("MoviePilot failed while running the tool: {what}"),
             ),
             _ => ToolError::new(
                 ErrorCode::UpstreamRejected,

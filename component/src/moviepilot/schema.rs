@@ -1,20 +1,31 @@
 //! Local argument checks for bridged tools against the schema discovered in the same call.
 //!
-//! MoviePilot's schemas use keywords our interpreter (`crate::schema`) does not know (`$ref`,
-//! `patternProperties`, ECMA patterns the regex engine cannot compile...). Ignoring a keyword inside
-//! `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened to
-//! something that only ever accepts more: local `$ref`s inlined (bounded), `oneOf` read as
-//! `anyOf`, `not` and `if/then/else` dropped, `additionalProperties` dropped beside
-//! `patternProperties`, uncompilable patterns dropped. MoviePilot still validates everything.
+//! MoviePilot's schemas use keywords our interpreter (`crate::schema`) does not know
+//! (`patternProperties`, ECMA patterns the regex engine cannot compile...). Ignoring a keyword
+//! inside `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened
+//! to something that only ever accepts more: `oneOf` read as `anyOf`, `not` and `if/then/else`
+//! dropped, `additionalProperties` dropped beside `patternProperties`, uncompilable patterns
+//! dropped. It also accepts MoviePilot's own coercions: `null` for a field that is not
+//! required (MoviePilot publishes `Optional[T]` as plain `T`), a numeric string for an integer
+//! or a number, and a single item for an array.
+//!
+//! Local `$ref`s are never expanded: each definition a schema refers to is weakened once and
+//! carried beside it under `$defs` (keyed by its original pointer), and the interpreter
+//! resolves references as it reaches them. A recursive definition (MoviePilot's router
+//! publishes `JsonData-Input`, a JSON value whose object and array branches refer back to
+//! itself) therefore costs its own size, once. MoviePilot still validates everything.
 
 use crate::contract::ToolError;
 use crate::prelude::*;
-use serde_json::{Map, Value};
+use alloc::collections::{BTreeMap, BTreeSet};
+use serde_json::{Map, Value, json};
 
-/// Deepest `$ref` nesting inlined; deeper references accept anything.
-const MAX_REF_DEPTH: usize = 12;
-/// Most schema nodes produced while inlining.
-const MAX_NODES: usize = 100_000;
+/// Most definitions weakened for one schema; references past it accept anything.
+const MAX_DEFS: usize = 4096;
+/// A numeric string MoviePilot turns into an integer.
+const INTEGER_TEXT: &str = "^ *-?[0-9]+ *$";
+/// A numeric string MoviePilot turns into a number.
+const NUMBER_TEXT: &str = "^ *-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)? *$";
 
 /// The arguments MoviePilot decodes from a JSON string before it validates them.
 const STRING_ENCODED: [&str; 2] = ["body", "arguments"];
@@ -41,11 +52,171 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), ToolError> {
     check_weak(&weakened(schema, schema), args)
 }
 
-/// The weakened, self-contained copy of `node` (local `$ref`s resolved in `root` and inlined),
-/// which [`check_weak`] checks arguments against.
+/// The weakened, self-contained copy of `node` (with the weakened definitions it refers to in
+/// `root`), which [`check_weak`] checks arguments against.
 pub fn weakened(node: &Value, root: &Value) -> Value {
-    let mut budget = MAX_NODES;
-    weaken(node, root, 0, &mut budget)
+    Weakener::new(root).weaken(node)
+}
+
+/// Weakens nodes of one schema, each definition once however many nodes refer to it.
+pub struct Weakener<'a> {
+    root: &'a Value,
+    /// Weakened definitions by original pointer, with the pointers each refers to.
+    defs: BTreeMap<String, (Value, Vec<String>)>,
+}
+
+impl<'a> Weakener<'a> {
+    /// A weakener of nodes of `root`.
+    pub fn new(root: &'a Value) -> Self {
+        Self {
+            root,
+            defs: BTreeMap::new(),
+        }
+    }
+
+    /// The weakened copy of `node`, carrying every definition it reaches under `$defs`.
+    pub fn weaken(&mut self, node: &Value) -> Value {
+        let mut refs = Vec::new();
+        let mut out = self.node(node, &mut refs);
+        // Every definition reached, directly or through other definitions.
+        let mut reached: BTreeSet<String> = BTreeSet::new();
+        let mut queue = refs;
+        while let Some(r) = queue.pop() {
+            if !reached.insert(r.clone()) {
+                continue;
+            }
+            if !self.defs.contains_key(&r) {
+                if self.defs.len() >= MAX_DEFS {
+                    self.defs.insert(r.clone(), (Value::Bool(true), Vec::new()));
+                } else {
+                    let target =
+                        crate::schema::resolve(self.root, &r).unwrap_or(&Value::Bool(true));
+                    let mut inner = Vec::new();
+                    let weak = self.node(target, &mut inner);
+                    self.defs.insert(r.clone(), (weak, inner));
+                }
+            }
+            queue.extend(self.defs[&r].1.iter().cloned());
+        }
+        if let (false, Some(o)) = (reached.is_empty(), out.as_object_mut()) {
+            let table: Map<String, Value> = reached
+                .into_iter()
+                .map(|r| {
+                    let weak = self.defs[&r].0.clone();
+                    (r, weak)
+                })
+                .collect();
+            o.insert("$defs".into(), Value::Object(table));
+        }
+        out
+    }
+
+    /// `node` weakened, its references rewritten into the carried `$defs` and pushed to `refs`.
+    fn node(&self, node: &Value, refs: &mut Vec<String>) -> Value {
+        match node {
+            Value::Object(map) => lenient(self.object(map, refs)),
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.node(v, refs)).collect()),
+            other => other.clone(),
+        }
+    }
+
+    fn object(&self, map: &Map<String, Value>, refs: &mut Vec<String>) -> Value {
+        let mut out = Map::new();
+        for (k, v) in map {
+            match k.as_str() {
+                "not" | "if" | "then" | "else" | "$defs" | "definitions" => {}
+                "$ref" => match v.as_str() {
+                    Some(r)
+                        if r.starts_with('#') && crate::schema::resolve(self.root, r).is_some() =>
+                    {
+                        refs.push(r.to_owned());
+                        out.insert(k.clone(), json!(carried(r)));
+                    }
+                    // An unresolvable reference accepts anything.
+                    _ => {}
+                },
+                "oneOf" => {
+                    out.insert("anyOf".into(), self.node(v, refs));
+                }
+                "additionalProperties" if map.contains_key("patternProperties") => {}
+                "pattern"
+                    if v.as_str()
+                        .is_none_or(|p| crate::schema::pattern::Pattern::new(p).is_none()) => {}
+                "properties" => {
+                    let required: Vec<&str> = map
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let props = v.as_object().map(|p| {
+                        p.iter()
+                            .map(|(name, s)| {
+                                let weak = self.node(s, refs);
+                                let weak = if required.contains(&name.as_str()) {
+                                    weak
+                                } else {
+                                    // Optional[T] is published as T: null is accepted too.
+                                    json!({"anyOf": [{"type": "null"}, weak]})
+                                };
+                                (name.clone(), weak)
+                            })
+                            .collect::<Map<_, _>>()
+                    });
+                    out.insert(
+                        k.clone(),
+                        props.map(Value::Object).unwrap_or(Value::Bool(true)),
+                    );
+                }
+                _ => {
+                    out.insert(k.clone(), self.node(v, refs));
+                }
+            }
+        }
+        if out.contains_key("anyOf") && map.contains_key("anyOf") {
+            // Both oneOf and anyOf: keep the original anyOf, fold the weakened oneOf in allOf.
+            let one = out.remove("anyOf").unwrap_or(Value::Bool(true));
+            let any = self.node(&map["anyOf"], refs);
+            out.insert("anyOf".into(), any);
+            out.insert("allOf".into(), json!([{"anyOf": one}]));
+        }
+        Value::Object(out)
+    }
+}
+
+/// The pointer of definition `reference` in the carried `$defs` table.
+fn carried(reference: &str) -> String {
+    format!(
+        "#/$defs/{}",
+        reference.replace('~', "~0").replace('/', "~1")
+    )
+}
+
+/// `weak` also accepting what MoviePilot coerces into its type: a numeric string for an
+/// integer or a number, one item for an array.
+fn lenient(weak: Value) -> Value {
+    let types: Vec<&str> = match weak.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return weak,
+    };
+    let mut also = Vec::new();
+    if types.contains(&"integer") {
+        also.push(json!({"type": "string", "pattern": INTEGER_TEXT}));
+    } else if types.contains(&"number") {
+        also.push(json!({"type": "string", "pattern": NUMBER_TEXT}));
+    }
+    // A list field (`array`, perhaps nullable), not a union with other shapes.
+    if types.contains(&"array") && types.iter().all(|t| ["array", "null"].contains(t)) {
+        let item = weak.get("items").cloned().unwrap_or(Value::Bool(true));
+        also.push(json!({"allOf": [{"type": ["string", "number", "boolean", "object"]}, item]}));
+    }
+    if also.is_empty() {
+        return weak;
+    }
+    also.insert(0, weak);
+    json!({"anyOf": also})
 }
 
 /// Checks `args` against a schema [`weakened`] already.
@@ -68,82 +239,9 @@ pub fn check_weak(weak: &Value, args: &Value) -> Result<(), ToolError> {
     })
 }
 
-/// The node a local `$ref` (`#/a/b`, JSON-pointer escapes decoded) points at in `root`.
+/// The node a local `$ref` points at in `root`.
 pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let path = reference.strip_prefix("#/")?;
-    path.split('/').try_fold(root, |node, seg| {
-        node.get(seg.replace("~1", "/").replace("~0", "~"))
-    })
-}
-
-fn weaken(node: &Value, root: &Value, depth: usize, budget: &mut usize) -> Value {
-    if *budget == 0 {
-        return Value::Bool(true);
-    }
-    *budget -= 1;
-    match node {
-        Value::Object(map) => {
-            if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-                return match resolve(root, r) {
-                    Some(target) if depth < MAX_REF_DEPTH => {
-                        // Sibling keywords of $ref apply too (2020-12): check both.
-                        let inner = weaken(target, root, depth + 1, budget);
-                        let mut rest = map.clone();
-                        rest.remove("$ref");
-                        if rest.is_empty() {
-                            inner
-                        } else {
-                            let rest = weaken(&Value::Object(rest), root, depth, budget);
-                            serde_json::json!({"allOf": [inner, rest]})
-                        }
-                    }
-                    _ => Value::Bool(true),
-                };
-            }
-            let mut out = Map::new();
-            for (k, v) in map {
-                match k.as_str() {
-                    "not" | "if" | "then" | "else" | "$defs" | "definitions" => {}
-                    "oneOf" => {
-                        out.insert("anyOf".into(), weaken(v, root, depth, budget));
-                    }
-                    "additionalProperties" if map.contains_key("patternProperties") => {}
-                    "pattern"
-                        if v.as_str()
-                            .is_none_or(|p| crate::schema::pattern::Pattern::new(p).is_none()) => {}
-                    "properties" => {
-                        let props = v.as_object().map(|p| {
-                            p.iter()
-                                .map(|(name, s)| (name.clone(), weaken(s, root, depth, budget)))
-                                .collect::<Map<_, _>>()
-                        });
-                        out.insert(
-                            k.clone(),
-                            props.map(Value::Object).unwrap_or(Value::Bool(true)),
-                        );
-                    }
-                    _ => {
-                        out.insert(k.clone(), weaken(v, root, depth, budget));
-                    }
-                }
-            }
-            if out.contains_key("anyOf") && map.contains_key("anyOf") {
-                // Both oneOf and anyOf: keep the original anyOf, fold the weakened oneOf in allOf.
-                let one = out.remove("anyOf").unwrap_or(Value::Bool(true));
-                let any = weaken(&map["anyOf"], root, depth, budget);
-                out.insert("anyOf".into(), any);
-                out.insert("allOf".into(), serde_json::json!([{"anyOf": one}]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|v| weaken(v, root, depth, budget))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
+    crate::schema::resolve(root, reference)
 }
 
 #[cfg(test)]

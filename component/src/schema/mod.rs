@@ -13,4 +13,4 @@ mod validate;
 mod portable;
 
 pub(crate) use number::as_int;
-pub use validate::{SUPPORTED_KEYWORDS, Violation, validate};
+pub use validate::{SUPPORTED_KEYWORDS, Violation, resolve, validate};

@@ -1,4 +1,10 @@
 //! A JSON Schema (2020-12) interpreter for the keyword subset in [`SUPPORTED_KEYWORDS`].
+//!
+//! Local `$ref`s (`#/...` JSON pointers into the schema being checked) are resolved when they are
+//! reached, never expanded in advance, so a recursive definition (a JSON value whose object and
+//! array branches refer back to itself) costs what the value being checked costs. A reference
+//! reached again at the same place of the value, without the value getting any smaller, would
+//! loop: it accepts there, and the rest of the schema still applies.
 
 use super::pattern::Pattern;
 use crate::prelude::*;
@@ -34,6 +40,9 @@ pub const SUPPORTED_KEYWORDS: &[&str] = &[
     "else",
     "not",
     "minProperties",
+    "$ref",
+    "$defs",
+    "definitions",
 ];
 
 /// The first reason `value` breaks the schema, naming the argument at fault.
@@ -50,7 +59,33 @@ pub struct Violation {
 /// # Errors
 /// The first [`Violation`] found, in document order.
 pub fn validate(schema: &Value, value: &Value) -> Result<(), Violation> {
-    check(schema, value, "")
+    let mut cx = Cx {
+        root: schema,
+        active: Vec::new(),
+    };
+    cx.check(schema, value, "")
+}
+
+/// The schema references are resolved in, and the references being checked now, each with the
+/// value path it was entered at.
+struct Cx<'a> {
+    root: &'a Value,
+    active: Vec<(&'a str, String)>,
+}
+
+/// The node a local `$ref` (`#` or `#/a/b`, JSON-pointer escapes decoded) points at in `root`.
+pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    if reference == "#" {
+        return Some(root);
+    }
+    let path = reference.strip_prefix("#/")?;
+    path.split('/').try_fold(root, |node, seg| {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        match node {
+            Value::Array(items) => items.get(seg.parse::<usize>().ok()?),
+            _ => node.get(seg),
+        }
+    })
 }
 
 fn fail(path: &str, message: impl Into<String>) -> Result<(), Violation> {
@@ -95,33 +130,62 @@ fn describe(v: &Value) -> String {
     }
 }
 
-fn check(schema: &Value, value: &Value, path: &str) -> Result<(), Violation> {
-    let Some(s) = schema.as_object() else {
-        return match schema {
-            Value::Bool(false) => fail(path, "is not allowed"),
-            _ => Ok(()),
+impl<'a> Cx<'a> {
+    fn check(&mut self, schema: &'a Value, value: &Value, path: &str) -> Result<(), Violation> {
+        let Some(s) = schema.as_object() else {
+            return match schema {
+                Value::Bool(false) => fail(path, "is not allowed"),
+                _ => Ok(()),
+            };
         };
-    };
-    check_type(s, value, path)?;
-    if let Some(allowed) = s.get("enum").and_then(Value::as_array)
-        && !allowed.contains(value)
-    {
-        let list: Vec<String> = allowed.iter().map(describe).collect();
-        return fail(path, format!("must be one of {}", list.join(", ")));
+        check_type(s, value, path)?;
+        if let Some(allowed) = s.get("enum").and_then(Value::as_array)
+            && !allowed.contains(value)
+        {
+            let list: Vec<String> = allowed.iter().map(describe).collect();
+            return fail(path, format!("must be one of {}", list.join(", ")));
+        }
+        if let Some(c) = s.get("const")
+            && c != value
+        {
+            return fail(path, format!("must be {}", describe(c)));
+        }
+        match value {
+            Value::Number(n) => check_number(s, n.as_f64().unwrap_or(f64::NAN), path)?,
+            Value::String(text) => check_string(s, text, path)?,
+            Value::Array(items) => self.check_array(s, items, path)?,
+            Value::Object(map) => self.check_object(s, map, path)?,
+            _ => {}
+        }
+        self.check_combinators(s, value, path)?;
+        match s.get("$ref").and_then(Value::as_str) {
+            Some(r) => self.check_ref(r, value, path),
+            None => Ok(()),
+        }
     }
-    if let Some(c) = s.get("const")
-        && c != value
-    {
-        return fail(path, format!("must be {}", describe(c)));
+
+    /// `$ref`: the target checked where it is reached; an unresolvable one accepts anything.
+    fn check_ref(
+        &mut self,
+        reference: &'a str,
+        value: &Value,
+        path: &str,
+    ) -> Result<(), Violation> {
+        let Some(target) = resolve(self.root, reference) else {
+            return Ok(());
+        };
+        if self
+            .active
+            .iter()
+            .any(|(r, p)| *r == reference && p == path)
+        {
+            return Ok(());
+        }
+        self.active.push((reference, path.to_owned()));
+        let result = self.check(target, value, path);
+        self.active.pop();
+        result
     }
-    match value {
-        Value::Number(n) => check_number(s, n.as_f64().unwrap_or(f64::NAN), path)?,
-        Value::String(text) => check_string(s, text, path)?,
-        Value::Array(items) => check_array(s, items, path)?,
-        Value::Object(map) => check_object(s, map, path)?,
-        _ => {}
-    }
-    check_combinators(s, value, path)
 }
 
 fn check_type(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), Violation> {
@@ -192,115 +256,147 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
     Pattern::new(pattern).is_some_and(|re| re.is_match(text))
 }
 
-fn check_array(s: &Map<String, Value>, items: &[Value], path: &str) -> Result<(), Violation> {
-    if let Some(min) = s.get("minItems").and_then(Value::as_u64)
-        && (items.len() as u64) < min
-    {
-        return fail(path, format!("must have at least {min} items"));
-    }
-    if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
-        && (items.len() as u64) > max
-    {
-        return fail(path, format!("must have at most {max} items"));
-    }
-    if s.get("uniqueItems") == Some(&Value::Bool(true)) {
-        for (i, a) in items.iter().enumerate() {
-            if items[..i].contains(a) {
-                return fail(&format!("{path}[{i}]"), format!("repeats {}", describe(a)));
-            }
+impl<'a> Cx<'a> {
+    fn check_array(
+        &mut self,
+        s: &'a Map<String, Value>,
+        items: &[Value],
+        path: &str,
+    ) -> Result<(), Violation> {
+        if let Some(min) = s.get("minItems").and_then(Value::as_u64)
+            && (items.len() as u64) < min
+        {
+            return fail(path, format!("must have at least {min} items"));
         }
-    }
-    if let Some(item_schema) = s.get("items") {
-        for (i, item) in items.iter().enumerate() {
-            check(item_schema, item, &format!("{path}[{i}]"))?;
+        if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
+            && (items.len() as u64) > max
+        {
+            return fail(path, format!("must have at most {max} items"));
         }
-    }
-    Ok(())
-}
-
-fn check_object(
-    s: &Map<String, Value>,
-    map: &Map<String, Value>,
-    path: &str,
-) -> Result<(), Violation> {
-    let props = s.get("properties").and_then(Value::as_object);
-    if let Some(required) = s.get("required").and_then(Value::as_array) {
-        for name in required.iter().filter_map(Value::as_str) {
-            if !map.contains_key(name) {
-                return fail(&child(path, name), "is required");
-            }
-        }
-    }
-    if let Some(min) = s.get("minProperties").and_then(Value::as_u64)
-        && (map.len() as u64) < min
-    {
-        return fail(path, format!("must set at least {min} field(s)"));
-    }
-    for (key, v) in map {
-        match props.and_then(|p| p.get(key)) {
-            Some(prop_schema) => check(prop_schema, v, &child(path, key))?,
-            None => match s.get("additionalProperties") {
-                Some(Value::Bool(false)) => {
-                    return fail(&child(path, key), "is not a known argument");
+        if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+            for (i, a) in items.iter().enumerate() {
+                if items[..i].contains(a) {
+                    return fail(&format!("{path}[{i}]"), format!("repeats {}", describe(a)));
                 }
-                Some(extra @ Value::Object(_)) => check(extra, v, &child(path, key))?,
-                _ => {}
-            },
+            }
         }
+        if let Some(item_schema) = s.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                self.check(item_schema, item, &format!("{path}[{i}]"))?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn check_object(
+        &mut self,
+        s: &'a Map<String, Value>,
+        map: &Map<String, Value>,
+        path: &str,
+    ) -> Result<(), Violation> {
+        let props = s.get("properties").and_then(Value::as_object);
+        if let Some(required) = s.get("required").and_then(Value::as_array) {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !map.contains_key(name) {
+                    return fail(&child(path, name), "is required");
+                }
+            }
+        }
+        if let Some(min) = s.get("minProperties").and_then(Value::as_u64)
+            && (map.len() as u64) < min
+        {
+            return fail(path, format!("must set at least {min} field(s)"));
+        }
+        for (key, v) in map {
+            match props.and_then(|p| p.get(key)) {
+                Some(prop_schema) => self.check(prop_schema, v, &child(path, key))?,
+                None => match s.get("additionalProperties") {
+                    Some(Value::Bool(false)) => {
+                        return fail(&child(path, key), "is not a known argument");
+                    }
+                    Some(extra @ Value::Object(_)) => self.check(extra, v, &child(path, key))?,
+                    _ => {}
+                },
+            }
+        }
+        Ok(())
+    }
+
+    fn check_combinators(
+        &mut self,
+        s: &'a Map<String, Value>,
+        value: &Value,
+        path: &str,
+    ) -> Result<(), Violation> {
+        if let Some(all) = s.get("allOf").and_then(Value::as_array) {
+            for sub in all {
+                self.check(sub, value, path)?;
+            }
+        }
+        if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
+            let mut failures = Vec::new();
+            for sub in any {
+                match self.check(sub, value, path) {
+                    Ok(()) => break,
+                    Err(v) => failures.push(v),
+                }
+            }
+            if failures.len() == any.len() {
+                // `anyOf` of bare types (the portable spelling of a type list) reads as the list.
+                if let Some(types) = bare_types(any) {
+                    return fail(
+                        path,
+                        format!(
+                            "must be of type {}, got {}",
+                            types.join(" or "),
+                            type_name(value)
+                        ),
+                    );
+                }
+                return Err(furthest(failures, path));
+            }
+        }
+        if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
+            let mut failures = Vec::new();
+            for sub in one {
+                if let Err(v) = self.check(sub, value, path) {
+                    failures.push(v);
+                }
+            }
+            match one.len() - failures.len() {
+                0 => return Err(furthest(failures, path)),
+                1 => {}
+                _ => return fail(path, "matches more than one allowed form"),
+            }
+        }
+        if let Some(cond) = s.get("if") {
+            let branch = if self.check(cond, value, path).is_ok() {
+                s.get("then")
+            } else {
+                s.get("else")
+            };
+            if let Some(b) = branch {
+                self.check(b, value, path)?;
+            }
+        }
+        if let Some(not) = s.get("not")
+            && self.check(not, value, path).is_ok()
+        {
+            return fail(path, not_message(not));
+        }
+        Ok(())
+    }
 }
 
-fn check_combinators(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), Violation> {
-    if let Some(all) = s.get("allOf").and_then(Value::as_array) {
-        for sub in all {
-            check(sub, value, path)?;
-        }
-    }
-    if let Some(any) = s.get("anyOf").and_then(Value::as_array)
-        && !any.iter().any(|sub| check(sub, value, path).is_ok())
-    {
-        // `anyOf` of bare types (the portable spelling of a type list) reads as the list.
-        if let Some(types) = bare_types(any) {
-            return fail(
-                path,
-                format!(
-                    "must be of type {}, got {}",
-                    types.join(" or "),
-                    type_name(value)
-                ),
-            );
-        }
-        return Err(first_branch_violation(any, value, path));
-    }
-    if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
-        let matching = one
-            .iter()
-            .filter(|sub| check(sub, value, path).is_ok())
-            .count();
-        if matching == 0 {
-            return Err(first_branch_violation(one, value, path));
-        }
-        if matching > 1 {
-            return fail(path, "matches more than one allowed form");
-        }
-    }
-    if let Some(cond) = s.get("if") {
-        let branch = if check(cond, value, path).is_ok() {
-            s.get("then")
-        } else {
-            s.get("else")
-        };
-        if let Some(b) = branch {
-            check(b, value, path)?;
-        }
-    }
-    if let Some(not) = s.get("not")
-        && check(not, value, path).is_ok()
-    {
-        return fail(path, not_message(not));
-    }
-    Ok(())
+/// The violation of the branch that got furthest, so the message names a concrete field.
+fn furthest(failures: Vec<Violation>, path: &str) -> Violation {
+    failures
+        .into_iter()
+        .max_by_key(|v| v.field.len())
+        .unwrap_or(Violation {
+            field: path.to_owned(),
+            message: "matches no allowed form".into(),
+        })
 }
 
 /// The types of `branches` when each is `{"type": "<one type>"}` and nothing else.
@@ -312,18 +408,6 @@ fn bare_types(branches: &[Value]) -> Option<Vec<&str>> {
             _ => None,
         })
         .collect()
-}
-
-/// The violation of the branch that got furthest, so the message names a concrete field.
-fn first_branch_violation(branches: &[Value], value: &Value, path: &str) -> Violation {
-    branches
-        .iter()
-        .filter_map(|b| check(b, value, path).err())
-        .max_by_key(|v| v.field.len())
-        .unwrap_or(Violation {
-            field: path.to_owned(),
-            message: "matches no allowed form".into(),
-        })
 }
 
 fn not_message(not: &Value) -> String {

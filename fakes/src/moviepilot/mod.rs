@@ -19,6 +19,10 @@
 //!    `isError` with `错误: ...` for hidden or unknown tools (see [`tools`]);
 //! 6. `DELETE /api/v1/mcp` → 204; anything else → 404 `{"detail": "Not Found"}`.
 //!
+//! That is the endpoint MoviePilot documents ([`Version::Documented`], the default). With
+//! [`FakeMoviePilotBuilder::version`] `V2_9_15` it answers `initialize`, `tools/list` and
+//! `tools/call` as the real v2.9.15 application did, from recordings ([`recorded`]).
+//!
 //! Tests can take a tool away ([`FakeMoviePilot::remove_tool`]) or change its schema
 //! ([`FakeMoviePilot::set_schema`]), and count the requests by JSON-RPC method
 //! ([`FakeMoviePilot::request_counts`]).
@@ -28,6 +32,7 @@
 //! unknown outcome. Raw-byte faults take the socket over from hyper, as the fake Ombi does.
 
 pub mod faults;
+pub mod recorded;
 mod tools;
 
 use std::collections::HashMap;
@@ -91,6 +96,17 @@ pub fn api_schema_with(extra: usize) -> Value {
     tools::generated_api_schema(extra)
 }
 
+/// Which MoviePilot the fake answers as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Version {
+    /// The endpoint MoviePilot documents: `moviepilot_api` with operation ids and the formal
+    /// tools, schema modes, pages.
+    #[default]
+    Documented,
+    /// v2.9.15 as recorded from the real application ([`recorded`]): 39 per-purpose tools.
+    V2_9_15,
+}
+
 /// Settings of a fake.
 #[derive(Debug, Clone)]
 pub struct FakeMoviePilotBuilder {
@@ -100,6 +116,9 @@ pub struct FakeMoviePilotBuilder {
     ignore_full_mode: bool,
     torrent_search_delay: Duration,
     api_operations: usize,
+    overview_chars: usize,
+    version: Version,
+    state: &'static str,
     tls: Option<Arc<rustls::ServerConfig>>,
 }
 
@@ -112,6 +131,9 @@ impl Default for FakeMoviePilotBuilder {
             ignore_full_mode: false,
             torrent_search_delay: Duration::ZERO,
             api_operations: 0,
+            overview_chars: 0,
+            version: Version::Documented,
+            state: recorded::SEEDED,
             tls: None,
         }
     }
@@ -150,6 +172,25 @@ impl FakeMoviePilotBuilder {
         self
     }
 
+    /// Answers as MoviePilot `version`.
+    pub fn version(mut self, version: Version) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// For [`Version::V2_9_15`]: answers with the recordings made in `state`
+    /// ([`recorded::SEEDED`] unless set) where there are any.
+    pub fn recorded_state(mut self, state: &'static str) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// Makes `media.detail`'s overview `n` characters longer (a record with one huge text).
+    pub fn overview_chars(mut self, n: usize) -> Self {
+        self.overview_chars = n;
+        self
+    }
+
     /// How long `search.torrents` takes.
     pub fn torrent_search_delay(mut self, d: Duration) -> Self {
         self.torrent_search_delay = d;
@@ -173,7 +214,10 @@ impl FakeMoviePilotBuilder {
         let shared = Arc::new(Shared {
             settings: self,
             log: Mutex::default(),
-            state: Mutex::new(tools::State::default()),
+            state: Mutex::new(tools::State {
+                overview_chars: self.overview_chars,
+                ..tools::State::default()
+            }),
             faults: Mutex::default(),
             changes: Mutex::default(),
             responder: Responder::new("uvicorn"),
@@ -226,8 +270,18 @@ impl Shared {
     fn catalogue(&self) -> Vec<tools::FakeTool> {
         let changes = lock(&self.changes);
         let generated = self.settings.api_operations;
-        tools::catalogue()
-            .into_iter()
+        let all = match self.settings.version {
+            Version::Documented => tools::catalogue(),
+            Version::V2_9_15 => recorded::tools()
+                .into_iter()
+                .map(|(name, description, schema)| tools::FakeTool {
+                    name,
+                    description,
+                    schema: schema.clone(),
+                })
+                .collect(),
+        };
+        all.into_iter()
             .filter(|t| !changes.removed.iter().any(|r| r == t.name))
             .map(|mut t| {
                 if let Some(s) = changes.schemas.get(t.name) {
@@ -499,18 +553,25 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
             } else {
                 SUPPORTED_VERSIONS[0]
             };
-            ok(json!({
-                "protocolVersion": version,
-                "capabilities": {"tools": {"listChanged": false}, "logging": {}},
-                "serverInfo": {"name": "MoviePilot", "version": "2.9.0", "description": "MoviePilot MCP"},
-                "instructions": "MoviePilot 媒体库自动化管理工具"
-            }))
+            let mut result = match shared.settings.version {
+                Version::Documented => json!({
+                    "capabilities": {"tools": {"listChanged": false}, "logging": {}},
+                    "serverInfo": {"name": "MoviePilot", "version": "2.9.0", "description": "MoviePilot MCP"},
+                    "instructions": "MoviePilot 媒体库自动化管理工具"
+                }),
+                Version::V2_9_15 => recorded::initialize().clone(),
+            };
+            result["protocolVersion"] = json!(version);
+            ok(result)
         }
         "ping" => ok(json!({})),
         "tools/list" => {
-            let full = !shared.settings.ignore_full_mode
-                && (record.header("x-mcp-schema-mode") == Some("full")
-                    || query_param(&record.query, "schema_mode").as_deref() == Some("full"));
+            // v2.9.15 has no schema modes and no pages: every (small) schema, all at once.
+            let recorded = shared.settings.version == Version::V2_9_15;
+            let full = recorded
+                || !shared.settings.ignore_full_mode
+                    && (record.header("x-mcp-schema-mode") == Some("full")
+                        || query_param(&record.query, "schema_mode").as_deref() == Some("full"));
             let all = shared.catalogue();
             let start: usize = params
                 .get("cursor")
@@ -518,7 +579,12 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
                 .and_then(|c| c.strip_prefix("page-"))
                 .and_then(|n| n.parse().ok())
                 .unwrap_or(0);
-            let end = (start + shared.settings.page_size).min(all.len());
+            let page = if recorded {
+                all.len()
+            } else {
+                shared.settings.page_size
+            };
+            let end = (start + page).min(all.len());
             let listed: Vec<Value> = all[start.min(end)..end]
                 .iter()
                 .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": if full { t.schema.clone() } else { project(&t.schema) }}))
@@ -552,6 +618,16 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
                 tokio::time::sleep(shared.settings.torrent_search_delay).await;
             }
             let listed = shared.catalogue().into_iter().find(|t| t.name == name);
+            if shared.settings.version == Version::V2_9_15 {
+                let hidden = tools::HIDDEN.contains(&name);
+                return ok(recorded::call(
+                    shared.settings.state,
+                    name,
+                    &args,
+                    listed.is_some(),
+                    hidden,
+                ));
+            }
             let changed = lock(&shared.changes).schemas.contains_key(name);
             let (text, is_error) = match listed {
                 None => (format!("错误: 工具 '{name}' 未找到"), true),

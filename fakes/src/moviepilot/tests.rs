@@ -267,3 +267,80 @@ fn call_faults_spoil_only_their_tools_answer_and_are_counted() {
     fake.clear_requests();
     assert_eq!(fake.tool_calls("search_media"), 0);
 }
+
+fn call_v2_9_15(fake: &FakeMoviePilot, name: &str, args: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": args}});
+    let (status, v) = post(fake, &body.to_string(), &[]);
+    assert_eq!(status, 200);
+    v["result"].clone()
+}
+
+#[test]
+fn v2_9_15_lists_its_39_recorded_tools_at_once_and_every_one_was_recorded() {
+    let fake = FakeMoviePilot::builder().version(Version::V2_9_15).start();
+    let (_, init) = post(
+        &fake,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#,
+        &[],
+    );
+    assert_eq!(init["result"]["serverInfo"]["version"], "v2.9.15");
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    let (_, list) = post(
+        &fake,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        &[],
+    );
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 39);
+    assert!(list["result"].get("nextCursor").is_none());
+    assert!(!tools.iter().any(|t| t["name"] == "moviepilot_api"));
+    for t in tools {
+        let name = t["name"].as_str().unwrap();
+        assert!(
+            recorded::recorded_calls().any(|(_, n, _, _)| n == name),
+            "{name} has a recorded call"
+        );
+    }
+}
+
+#[test]
+fn v2_9_15_answers_calls_as_recorded_per_state() {
+    let fake = FakeMoviePilot::builder().version(Version::V2_9_15).start();
+    let r = call_v2_9_15(
+        &fake,
+        "add_subscribe",
+        json!({"explanation": "e", "title": "Dune", "year": "2021", "media_type": "film"}),
+    );
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("错误：无效的媒体类型 'film'")
+    );
+    assert!(r.get("isError").is_none());
+    let r = call_v2_9_15(&fake, "nope", json!({}));
+    assert_eq!(
+        r["content"][0]["text"],
+        r#"{"error": "工具 'nope' 未找到"}"#
+    );
+    assert!(r.get("isError").is_none());
+    let r = call_v2_9_15(&fake, "execute_command", json!({}));
+    assert_eq!(r["isError"], true);
+    fake.remove_tool("query_sites");
+    let r = call_v2_9_15(&fake, "query_sites", json!({}));
+    assert_eq!(
+        r["content"][0]["text"],
+        r#"{"error": "工具 'query_sites' 未找到"}"#
+    );
+    let many = FakeMoviePilot::builder()
+        .version(Version::V2_9_15)
+        .recorded_state(recorded::MANY_SUBSCRIPTIONS)
+        .start();
+    let r = call_v2_9_15(&many, "query_subscribes", json!({"explanation": "e"}));
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("注意：查询结果共找到")
+    );
+}

@@ -34,6 +34,8 @@ pub struct FakeTool {
 pub struct State {
     /// Subscribed titles, in order.
     pub subscriptions: Vec<String>,
+    /// Characters of `media.detail`'s overview beyond its usual text.
+    pub overview_chars: usize,
 }
 
 fn object(props: Value, required: &[&str]) -> Value {
@@ -48,7 +50,19 @@ fn branch(op: &str, props: Value, required: &[&str]) -> Value {
     object(p, &req)
 }
 
-/// `moviepilot_api`'s schema: one `oneOf` branch per operation with `$defs`, well over 4096 bytes.
+/// The JSON value MoviePilot's router publishes for free-form parameters (pydantic names it
+/// `JsonData-Input`): its object and array branches refer back to itself.
+fn json_data() -> Value {
+    json!({"anyOf": [
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "array", "items": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}
+    ]})
+}
+
+/// `moviepilot_api`'s schema: one `oneOf` branch per operation with `$defs`, well over 4096
+/// bytes; free-form parameters (extra paging filters, a setting's value) are the recursive
+/// `JsonData-Input` of MoviePilot's router.
 fn api_schema() -> Value {
     let ops = json!([
         branch(
@@ -63,8 +77,13 @@ fn api_schema() -> Value {
         ),
         branch(
             "subscription.list",
-            json!({"query": {"$ref": "#/$defs/Paging"}}),
+            json!({"query": {"anyOf": [{"$ref": "#/$defs/Paging"}, {"type": "null"}]}}),
             &[]
+        ),
+        branch(
+            "config.system.update",
+            json!({"body": {"type": "object", "properties": {"key": {"type": "string", "minLength": 1}, "value": {"$ref": "#/$defs/JsonData-Input"}}, "required": ["key", "value"], "additionalProperties": false}}),
+            &["body"]
         ),
         branch(
             "subscription.add",
@@ -100,7 +119,9 @@ fn api_schema() -> Value {
             "MediaId": {"type": "object", "properties": {"media_id": {"type": "string", "description": long}}, "required": ["media_id"], "additionalProperties": false},
             "Paging": {"type": "object", "description": long, "properties": {
                 "page": {"type": "integer", "minimum": 1, "description": long},
-                "count": {"type": "integer", "minimum": 1, "description": "每页数量（服务端上限 200）"}}, "additionalProperties": false},
+                "count": {"type": "integer", "minimum": 1, "description": "每页数量（服务端上限 200）"}},
+                "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+            "JsonData-Input": json_data(),
             "SubscribeBody": {"type": "object", "description": long, "properties": {
                 "name": {"type": "string", "minLength": 1, "description": long},
                 "tmdbid": {"type": "integer", "minimum": 1, "description": long},
@@ -131,7 +152,7 @@ pub fn generated_api_schema(extra: usize) -> Value {
         schema["$defs"][&def] = json!({"type": "object", "properties": props, "additionalProperties": false, "description": long});
         let branch = branch(
             &op,
-            json!({"query": {"$ref": format!("#/$defs/{def}")}, "body": {"$ref": "#/$defs/Paging"}}),
+            json!({"query": {"$ref": format!("#/$defs/{def}")}, "body": {"$ref": "#/$defs/Paging"}, "path_params": {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}}}),
             &[],
         );
         schema["oneOf"]
@@ -254,7 +275,13 @@ fn api(state: &mut State, args: &Value) -> String {
     let q = &args["query"];
     match args["operation_id"].as_str().unwrap_or("") {
         "media.search" => ok(json!([{"title": "盗梦空间", "year": "2010", "tmdb_id": 27205, "media_source": "tmdb"}])),
-        "media.detail" => ok(json!({"title": "盗梦空间", "tmdb_id": 27205, "overview": "道姆·柯布与同事阿瑟..."})),
+        "media.detail" => {
+            let overview = format!("道姆·柯布与同事阿瑟和纳什在一次针对日本能源大亨齐藤的盗梦行动中失败。{}", "梦境".repeat(state.overview_chars / 2));
+            ok(json!({"title": "盗梦空间", "tmdb_id": 27205, "type": "电影", "overview": overview,
+                "release_date": "2010-07-15", "vote_average": 8.4, "runtime": 148, "status": "Released",
+                "genres": [{"id": 28, "name": "动作"}, {"id": 878, "name": "科幻"}], "original_title": "Inception"}))
+        }
+        "config.system.update" => json!({"success": true, "message": "设置已更新", "data": {"key": args["body"]["key"], "revision": 2}}).to_string(),
         "subscription.list" => {
             let count = q.get("count").and_then(Value::as_u64).unwrap_or(50);
             if count > 200 {

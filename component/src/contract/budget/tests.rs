@@ -100,10 +100,40 @@ fn warnings_count_in_the_64_kib() {
 }
 
 #[test]
+fn a_moviepilot_record_with_a_huge_text_keeps_its_other_fields() {
+    let overview = "梦境".repeat(60_000);
+    let mut env = json!({"ok": true, "operation": "moviepilot_api", "data": {"kind": "moviepilot_result",
+        "tool": "moviepilot_api", "success": true,
+        "data": {"title": "盗梦空间", "tmdb_id": 27205, "overview": overview, "release_date": "2010-07-15",
+                 "vote_average": 8.4, "status": "Released", "genres": [{"id": 28, "name": "动作"}]}},
+        "warnings": [], "truncated": false, "correlation_id": "c"});
+    fit(&mut env, Vec::new());
+    assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);
+    assert_eq!(env["truncated"], true);
+    let record = &env["data"]["data"];
+    assert!(
+        record.is_object(),
+        "the record keeps its structure: {record}"
+    );
+    assert_eq!(record["release_date"], "2010-07-15");
+    assert_eq!(record["tmdb_id"], 27205);
+    assert_eq!(record["vote_average"], 8.4);
+    assert_eq!(record["status"], "Released");
+    assert_eq!(record["genres"][0]["id"], 28);
+    assert!(record["overview"].as_str().unwrap().ends_with('…'));
+    assert!(
+        env["warnings"].to_string().contains("`overview`"),
+        "{}",
+        env["warnings"]
+    );
+}
+
+#[test]
 fn moviepilot_payloads_are_cut_as_a_whole_with_a_marker() {
+    // What cannot be shortened (a hash) is still too large: the payload is cut as a whole.
     let mut env = json!({"ok": true, "operation": "some_tool", "data": {"kind": "moviepilot_result",
         "tool": "some_tool", "success": true,
-        "data": {"torrents": "t ".repeat(30_000), "site": "x".repeat(30_000), "hash": "h".repeat(20_000)}},
+        "data": {"torrents": "t ".repeat(30_000), "site": "x".repeat(30_000), "hash": "h".repeat(70_000)}},
         "warnings": [], "truncated": false, "correlation_id": "c"});
     fit(&mut env, Vec::new());
     assert!(size_of(&env) <= MAX_STRUCTURED_BYTES);

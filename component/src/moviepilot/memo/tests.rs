@@ -18,6 +18,20 @@ fn api() -> Value {
     })
 }
 
+fn refs(node: &Value) -> Vec<String> {
+    match node {
+        Value::Object(m) => m
+            .iter()
+            .flat_map(|(k, v)| match (k.as_str(), v) {
+                ("$ref", Value::String(r)) => vec![r.clone()],
+                _ => refs(v),
+            })
+            .collect(),
+        Value::Array(a) => a.iter().flat_map(refs).collect(),
+        _ => Vec::new(),
+    }
+}
+
 fn split(schema: &Value) -> (Form, Vec<(String, Value)>) {
     let mut parts = Vec::new();
     let form = build(schema, &mut |key, op, weak| {
@@ -50,7 +64,10 @@ fn branches_told_apart_by_an_operation_are_kept_one_per_operation() {
     let names: Vec<&str> = parts.iter().map(|(o, _)| o.as_str()).collect();
     assert_eq!(names, ["media.search", "system.restart", "a.b"]);
     for (_, weak) in &parts {
-        assert!(!weak.to_string().contains("$ref"), "{weak}");
+        // Each branch is self-contained: its references resolve in its own `$defs`.
+        for r in refs(weak) {
+            assert!(crate::schema::resolve(weak, &r).is_some(), "{r} in {weak}");
+        }
     }
     // Two branches accept media.search: either may fit.
     assert!(parts[0].1.get("anyOf").is_some(), "{}", parts[0].1);
@@ -120,4 +137,30 @@ fn index_and_forms_read_back_as_written() {
     for form in [split(&api()).0, Form::Whole(json!({"type": "object"}))] {
         assert_eq!(Form::from_json(form.to_json()), Some(form));
     }
+}
+
+#[test]
+fn a_recursive_definition_used_by_every_operation_is_stored_once_per_branch_at_its_own_size() {
+    let json_data = json!({"anyOf": [
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "array", "items": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {"type": "null"}]});
+    let ops: Vec<Value> = (0..300)
+        .map(|i| json!({"type": "object", "properties": {
+            "operation_id": {"const": format!("op.{i}")},
+            "query": {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+            "body": {"$ref": "#/$defs/JsonData-Input"}}, "required": ["operation_id"], "additionalProperties": false}))
+        .collect();
+    let schema = json!({"type": "object", "required": ["operation_id"], "oneOf": ops, "$defs": {"JsonData-Input": json_data}});
+    let (form, parts) = split(&schema);
+    assert_eq!(parts.len(), 300);
+    // Each stored branch is its own size plus the definition's, never the definition expanded.
+    let own = schema["oneOf"][7].to_string().len() + schema["$defs"].to_string().len();
+    for (op, weak) in &parts {
+        let size = weak.to_string().len();
+        assert!(size < 4 * own, "{op}: {size} bytes stored for {own}");
+    }
+    let args = json!({"operation_id": "op.7", "query": {"page": 1, "count": 20, "f": {"a": [[1], {"b": null}]}}});
+    let branch = &parts.iter().find(|(o, _)| o == "op.7").unwrap().1;
+    assert!(check("t", &form, Some(branch), &args).is_ok());
 }

@@ -137,3 +137,72 @@ fn only_provable_reads_are_reads() {
     ));
     assert!(!tool_is_read_only("some_plugin_tool", &p));
 }
+
+/// MoviePilot v2.9.15's 39 listed tools and which of them only read.
+const V2_9_15_READS: [&str; 23] = [
+    "get_recommendations",
+    "get_search_results",
+    "list_directory",
+    "query_directory_settings",
+    "query_download_tasks",
+    "query_downloaders",
+    "query_episode_schedule",
+    "query_library_exists",
+    "query_library_latest",
+    "query_media_detail",
+    "query_popular_subscribes",
+    "query_rule_groups",
+    "query_schedulers",
+    "query_site_userdata",
+    "query_sites",
+    "query_subscribe_history",
+    "query_subscribe_shares",
+    "query_subscribes",
+    "query_transfer_history",
+    "query_workflows",
+    "search_media",
+    "search_person",
+    "search_person_credits",
+];
+const V2_9_15_WRITES: [&str; 16] = [
+    "add_download",
+    "add_subscribe",
+    "delete_download",
+    "delete_subscribe",
+    "recognize_media",
+    "run_scheduler",
+    "run_workflow",
+    "scrape_metadata",
+    "search_subscribe",
+    "search_torrents",
+    "send_message",
+    "test_site",
+    "transfer_file",
+    "update_site",
+    "update_site_cookie",
+    "update_subscribe",
+];
+
+#[test]
+fn per_purpose_tools_are_reads_by_their_prefix_except_the_listed_writes() {
+    let policy = Policy::default();
+    for t in V2_9_15_READS {
+        assert!(tool_is_read_only(t, &policy), "{t} reads");
+        assert!(call_is_read(t, &Map::new()), "{t} reads");
+    }
+    for t in V2_9_15_WRITES {
+        assert!(!tool_is_read_only(t, &policy), "{t} writes");
+        assert!(!call_is_read(t, &Map::new()), "{t} writes");
+    }
+    for (t, why) in READ_PREFIX_EXCEPTIONS {
+        assert!(!why.is_empty() && !named_as_read(t));
+    }
+    for t in [
+        "downloader_operation",
+        "mediaserver_operation",
+        "plugin_notes",
+        "querysites",
+    ] {
+        assert!(!tool_is_read_only(t, &policy), "{t} writes");
+    }
+}

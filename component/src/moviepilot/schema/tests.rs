@@ -66,3 +66,88 @@ fn weakening_never_rejects_what_the_real_schema_accepts() {
         "still checks what it understands"
     );
 }
+
+/// The JSON value MoviePilot's router publishes (`JsonData-Input`): recursive in two branches.
+fn json_data() -> Value {
+    json!({"anyOf": [
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "array", "items": {"$ref": "#/$defs/JsonData-Input"}},
+        {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}
+    ]})
+}
+
+fn router_schema() -> Value {
+    json!({"type": "object", "properties": {
+        "operation_id": {"const": "subscription.list"},
+        "query": {"type": "object", "properties": {"page": {"type": "integer", "minimum": 1}},
+                  "additionalProperties": {"$ref": "#/$defs/JsonData-Input"}},
+        "body": {"$ref": "#/$defs/JsonData-Input"}},
+        "required": ["operation_id"],
+        "$defs": {"JsonData-Input": json_data()}})
+}
+
+#[test]
+fn a_recursive_definition_is_carried_once_never_expanded() {
+    let s = router_schema();
+    let weak = weakened(&s, &s);
+    // Inlining to any fixed depth multiplies the definition by its two recursive branches per level.
+    assert!(
+        weak.to_string().len() < 4 * s.to_string().len(),
+        "{} bytes from {}",
+        weak.to_string().len(),
+        s.to_string().len()
+    );
+    let deep = json!({"operation_id": "subscription.list",
+        "query": {"page": 1, "count": 20, "filter": {"a": [1, {"b": [null, "c", [[[[true]]]]]}]}},
+        "body": [[[[[[[[[[[[[[[[{"x": {"y": {"z": [1.5]}}}]]]]]]]]]]]]]]]]});
+    assert!(check(&s, &deep).is_ok());
+    let e = check(
+        &s,
+        &json!({"operation_id": "subscription.list", "query": {"page": 0}}),
+    )
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("query.page"), "{}", e.message);
+}
+
+#[test]
+fn a_reference_that_refers_to_itself_accepts_instead_of_looping() {
+    let s = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#"}},
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}});
+    assert!(check(&s, &json!({"x": 1, "y": {"y": {"x": "z"}}})).is_ok());
+}
+
+#[test]
+fn moviepilots_own_coercions_are_accepted_locally() {
+    let s = json!({"type": "object", "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "score": {"type": "number"},
+        "sites": {"type": "array", "items": {"type": "integer"}},
+        "name": {"type": "string"}},
+        "required": ["name"], "additionalProperties": false});
+    assert!(
+        check(
+            &s,
+            &json!({"name": "x", "id": null, "score": null, "sites": null})
+        )
+        .is_ok()
+    );
+    assert!(
+        check(
+            &s,
+            &json!({"name": "x", "id": "1", "score": "2.5", "sites": "3"})
+        )
+        .is_ok()
+    );
+    assert!(check(&s, &json!({"name": "x", "sites": 3})).is_ok());
+    // What MoviePilot would not coerce is still refused, naming the field.
+    let e = check(&s, &json!({"name": "x", "id": "one"})).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("id"), "{}", e.message);
+    let e = check(&s, &json!({"name": null})).unwrap_err();
+    assert_eq!(
+        e.field.as_deref(),
+        Some("name"),
+        "a required field stays required: {}",
+        e.message
+    );
+    assert!(check(&s, &json!({"name": "x", "sites": "a"})).is_err());
+}

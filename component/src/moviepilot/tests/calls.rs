@@ -586,3 +586,69 @@ fn format_characters_are_stripped_from_bridged_answers() {
     let out = call_search(&up);
     assert_eq!(out["data"]["text"], "plain text", "{out}");
 }
+
+#[test]
+fn prose_failures_are_failures_with_moviepilots_message() {
+    for (answer, want) in [
+        (
+            "错误：无效的媒体类型 'film'，支持的类型：'movie', 'tv'",
+            "INVALID_ARGUMENT",
+        ),
+        ("添加订阅失败：未识别到媒体信息", "UPSTREAM_REJECTED"),
+        ("订阅 ID 99 不存在", "NOT_FOUND"),
+        (
+            r#"{"error": "调用工具 'add_subscribe' 时发生错误: boom"}"#,
+            "UNKNOWN_OUTCOME",
+        ),
+    ] {
+        let up = answering(move |req| text(req, answer, false));
+        let out = call_subscribe(&up);
+        assert_eq!(out["ok"], false, "{answer}: {out}");
+        assert_eq!(code(&out), want, "{answer}: {out}");
+        let first = answer.chars().take(6).collect::<String>();
+        assert!(
+            out["error"]["message"].as_str().unwrap().contains(&first) || answer.starts_with('{'),
+            "MoviePilot's own words: {out}"
+        );
+    }
+    let up = answering(|req| text(req, "未找到相关订阅", false));
+    let out = call_search(&up);
+    assert_eq!(out["ok"], true);
+    assert_eq!(out["data"]["text"], "未找到相关订阅");
+    assert!(out["data"].get("success").is_none());
+    assert_eq!(
+        out["warnings"],
+        json!([]),
+        "a read's prose claims nothing, warns nothing"
+    );
+}
+
+#[test]
+fn an_unknown_tool_in_json_text_is_not_found() {
+    let up = answering(|req| text(req, r#"{"error": "工具 'search_media' 未找到"}"#, false));
+    let out = call_search(&up);
+    assert_eq!(code(&out), "NOT_FOUND", "{out}");
+}
+
+#[test]
+fn a_notice_before_json_keeps_both_and_a_cut_is_said() {
+    let rows: Vec<Value> = (0..50)
+        .map(|i| json!({"id": i, "name": format!("m{i}")}))
+        .collect();
+    let answer = format!(
+        "注意：查询结果共找到 62 条，为节省上下文空间，仅显示前 50 条结果。\n\n{}",
+        serde_json::to_string_pretty(&rows).unwrap()
+    );
+    let up = answering(move |req| text(req, &answer, false));
+    let out = call_search(&up);
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(out["truncated"], true);
+    assert_eq!(out["data"]["data"].as_array().unwrap().len(), 50);
+    assert!(out["data"]["text"].as_str().unwrap().starts_with("注意"));
+    assert!(out["warnings"][0].as_str().unwrap().contains("only part"));
+    let long = "长".repeat(20_000);
+    let up = answering(move |req| text(req, &long, false));
+    let out = call_search(&up);
+    assert_eq!(out["truncated"], true, "{}", out["warnings"]);
+    assert!(out["warnings"].to_string().contains("16384 of 20000"));
+}

@@ -24,8 +24,7 @@ fn handshake_offers_2025_11_25_then_notifies_without_id_and_lists_full_schemas()
             "search_media",
             "add_subscribe",
             "database_operation",
-            "moviepilot_api",
-            "moviepilot_input_contract"
+            "moviepilot_api"
         ]
     );
     assert_eq!(

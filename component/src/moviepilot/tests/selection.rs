@@ -16,14 +16,7 @@ fn read_only_lists_only_bridged_tools_proven_read_only() {
     let plugin = plugin_with(&[("MEDIA_MCP_READ_ONLY", "1")]);
     // database_operation is read-only while writes are not allowed; moviepilot_api is not
     // proven read-only without an allowlist of known reads.
-    assert_eq!(
-        listed(&plugin, &up),
-        [
-            "search_media",
-            "database_operation",
-            "moviepilot_input_contract"
-        ]
-    );
+    assert_eq!(listed(&plugin, &up), ["search_media", "database_operation"]);
     let allowed = plugin_with(&[
         ("MEDIA_MCP_READ_ONLY", "1"),
         (
@@ -32,14 +25,7 @@ fn read_only_lists_only_bridged_tools_proven_read_only() {
         ),
         ("MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", "1"),
     ]);
-    assert_eq!(
-        listed(&allowed, &up),
-        [
-            "search_media",
-            "moviepilot_api",
-            "moviepilot_input_contract"
-        ]
-    );
+    assert_eq!(listed(&allowed, &up), ["search_media", "moviepilot_api"]);
 }
 
 #[test]
