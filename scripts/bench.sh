@@ -62,3 +62,7 @@ target/release/media-mcp-bench $smoke
 # target/bench/engines.smoke.md).
 target/py/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 target/py/bin/python scripts/engine-cost.py $smoke
+
+# The front door under 1,000 clients at once (latency, peak memory): its own section, after the
+# engine costs (smoke: 50 clients, to target/bench/frontdoor.smoke.md).
+target/py/bin/python scripts/frontdoor-load.py $smoke

@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "python"))
+import bench_section  # noqa: E402
 import fake_ombi  # noqa: E402
 from http_hosts import HttpServer  # noqa: E402
 from lattice import Lattice, missing  # noqa: E402
@@ -129,22 +130,7 @@ def main():
         lines.append(f"| {name} | {ping['cpu_ms']:.2f} ms | {ping['median_ms']:.2f} ms | {search['cpu_ms']:.2f} ms | "
                      f"{search['median_ms']:.2f} ms | {search['cpu_ms'] / base[2]['cpu_ms']:.1f}× |")
     section = "\n".join(lines) + "\n"
-    if smoke:
-        out = ROOT / "target" / "bench" / "engines.smoke.md"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(section)
-        print(f"engine-cost: wrote {out}", file=sys.stderr)
-        return
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text()
-    if HEADING in text:
-        head, rest = text.split(HEADING, 1)
-        nxt = rest.find("\n## ")
-        text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-    print(f"engine-cost: wrote its section of {path}", file=sys.stderr)
+    bench_section.write(HEADING, section, "engines.smoke.md", smoke, "engine-cost")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,18 @@
 Reads every `crate::a::b`, `super::x` and `self::x` path in non-test code (files named
 tests.rs / *_tests.rs, folders named tests/ and `#[cfg(test)]` items are skipped), resolves
 each to the file that defines the module, and prints the strongly connected components of
-the file graph and of the top-level-module graph. Exit status 1 when either has a cycle.
+the file graph and of the top-level-module graph.
+
+It also reports imports that run back up into a module face. A module's face is the file that
+declares a folder of modules (`a/mod.rs`, or `a.rs` beside a folder `a/`). An import runs back
+up when a file inside the folder (at any depth) names, through the face of one of its
+ancestors, something that is not one of that ancestor's child modules: an item the face
+defines or re-exports, or a glob. `crate::ombi::call::Call` used in `ombi/reads/issues.rs` is
+fine (it names the sibling module `call`); `crate::ombi::Call` and `super::Call` are not, even
+when `ombi/mod.rs` only re-exports `Call`. The crate root (`lib.rs`, `main.rs`) is no face in
+this sense: its prelude and re-exports serve the whole crate. A face may name anything below it.
+
+Exit status 1 when either graph has a cycle or an import runs back up into a face.
 
     scripts/module-cycles.py component/src
 """
@@ -94,20 +105,30 @@ def flatten(tree, prefix=""):
             yield from flatten(p, prefix + head)
 
 
+def anchored(segs, here):
+    """The module a path starting with `crate`, `super` or `self` (used in `here`) starts
+    from, and its other segments; None for any other path."""
+    if segs[0] == "crate":
+        return (), segs[1:]
+    if segs[0] not in ("super", "self"):
+        return None
+    base = here
+    while segs and segs[0] in ("super", "self"):
+        if segs[0] == "super":
+            base = base[:-1]
+        segs = segs[1:]
+    return base, segs
+
+
 def resolve(path, here, mods, reexports, depth=0):
     """The module file that defines what `path` (used in module `here`) names.
 
     Follows `pub use` re-exports, so `crate::ombi::Ombi` resolves to the file defining `Ombi`.
     """
     segs = path.split("::")
-    if segs[0] == "crate":
-        base, segs = (), segs[1:]
-    elif segs[0] in ("super", "self"):
-        base = here
-        while segs and segs[0] in ("super", "self"):
-            if segs[0] == "super":
-                base = base[:-1]
-            segs = segs[1:]
+    start = anchored(segs, here)
+    if start is not None:
+        base, segs = start
     elif here + (segs[0],) in mods:
         base = here
     else:
@@ -122,6 +143,28 @@ def resolve(path, here, mods, reexports, depth=0):
         else:
             break
     return base
+
+
+def face_crossing(path, here, mods):
+    """The ancestor of `here` whose face `path` names an item of, or None.
+
+    Walks `path`'s segments from where it starts; crossing a proper, non-root ancestor of
+    `here` by a name that is not a child module of that ancestor is running back up.
+    """
+    start = anchored(path.split("::"), here)
+    if start is None:
+        return None
+    base, segs = start
+    for s in segs:
+        if s == "self":
+            return None
+        if base + (s,) in mods:
+            base = base + (s,)
+            continue
+        if 0 < len(base) < len(here) and here[: len(base)] == base:
+            return base
+        return None
+    return None
 
 
 def reexports_of(text):
@@ -171,7 +214,7 @@ def sccs(graph):
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "component/src"
     mods = module_files(src)
-    files, tops, texts, reexports = {}, {}, {}, {}
+    files, tops, texts, reexports, back_up = {}, {}, {}, {}, []
     for path, file in mods.items():
         with open(file, encoding="utf-8") as fh:
             texts[path] = strip_comments(strip_tests(fh.read()))
@@ -187,6 +230,9 @@ def main():
                 used_paths.append(m.group(1))
         deps = set()
         for used in used_paths:
+            face = face_crossing(used, path, mods)
+            if face is not None:
+                back_up.append((path, used, face))
             target = resolve(used, path, mods, reexports)
             if target is None or target in ((), path) or is_test(target):
                 continue
@@ -207,6 +253,10 @@ def main():
         for c in cycles:
             bad = True
             print("  cycle:", ", ".join(name(x) if isinstance(x, tuple) else x for x in c))
+    print(f"imports back up into a module face: {len(back_up)}")
+    for path, used, face in sorted(set(back_up)):
+        bad = True
+        print(f"  {name(path)}: `{used}` goes through the face of {name(face)}")
     if len(sys.argv) > 2 and sys.argv[2] == "--layers":
         for top, deps in sorted(tops.items()):
             print(f"  {top} -> {', '.join(sorted(deps)) or '-'}")

@@ -1,19 +1,19 @@
-//! The top layer: merges the configured backends into one tool list (Ombi's tools first, then
-//! MoviePilot's), keeps names unique, and routes each call to the backend that lists the tool.
-//! It is the only module that knows both backends.
+//! The top layer: merges the configured backends ([`crate::backends`]) into one tool list, in
+//! their order, keeps names unique, and routes each call to the backend that lists the tool. It
+//! knows no backend by name.
 //!
 //! It also applies the operator's [`Selection`]: a tool it leaves out is not listed and a call
 //! to it is an unknown tool; in read-only mode a call to a tool that may write is a `FORBIDDEN`
 //! result naming `MEDIA_MCP_READ_ONLY`, and nothing is sent.
 
+use crate::backends;
 use crate::config::Config;
 use crate::contract::{self, ErrorCode, Rendered, Reply, ToolError};
 use crate::host_cache::{HostCache, NoCache};
-use crate::moviepilot::MoviePilotBackend;
-use crate::ombi::{self, OmbiBackend};
 use crate::prelude::*;
-use crate::tool::selection::READ_ONLY_VAR;
-use crate::tool::{Access, Backend, CallContext, Selection, ToolDescriptor, UnknownTool};
+use crate::tool::{
+    Access, Backend, CallContext, READ_ONLY_VAR, Selection, ToolDescriptor, UnknownTool,
+};
 use crate::upstream::Upstream;
 use alloc::rc::Rc;
 
@@ -31,29 +31,16 @@ impl Plugin {
 
     /// A plugin for `config` that keeps what it learns between calls in `cache`.
     pub fn with_cache(config: Config, cache: Rc<dyn HostCache>) -> Self {
-        let mut backends: Vec<Box<dyn Backend>> = Vec::new();
-        if let Some(ombi) = &config.ombi {
-            backends.push(Box::new(OmbiBackend::new(
-                ombi.clone(),
-                config.call_deadline_ms,
-            )));
-        }
-        if let Some(mp) = &config.moviepilot {
-            backends.push(Box::new(MoviePilotBackend::new(
-                mp.clone(),
-                config.call_deadline_ms,
-                cache,
-            )));
-        }
+        let backends = backends::enabled(&config, cache);
         Self { config, backends }
     }
 
-    /// Whether `OMBI_URL` is set but unusable (then `ombi_status` is listed).
-    fn ombi_unusable(&self) -> bool {
-        self.config.ombi.is_none() && ombi::status::ombi_unusable(&self.config.problems)
+    /// A plugin merging `backends`, in their order, under `config`'s selection.
+    #[cfg(test)]
+    fn with_backends(config: Config, backends: Vec<Box<dyn Backend>>) -> Self {
+        Self { config, backends }
     }
 
-    /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -87,9 +74,6 @@ impl Plugin {
     pub fn list_tools(&self, upstream: &dyn Upstream) -> Vec<ToolDescriptor> {
         let selection = self.selection();
         let mut out: Vec<ToolDescriptor> = Vec::new();
-        if self.ombi_unusable() && selection.shows(ombi::status::STATUS_TOOL) {
-            out.push(ombi::status::descriptor(&self.config.problems));
-        }
         for (backend, taken) in self.in_order() {
             for tool in backend.list(upstream, &taken) {
                 let kept = selection.shows(&tool.name)
@@ -125,12 +109,6 @@ impl Plugin {
     ) -> Result<Rendered, UnknownTool> {
         if !self.selection().shows(name) {
             return Err(UnknownTool(name.to_owned()));
-        }
-        if name == ombi::status::STATUS_TOOL && self.ombi_unusable() {
-            return Ok(ombi::status::call(
-                &self.config.problems,
-                &ctx.correlation_id,
-            ));
         }
         if let Some(access) = self.access(name)
             && !self.permits(access)

@@ -5,11 +5,10 @@
 use crate::moviepilot::{self, MoviePilotConfig};
 use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
-use crate::tool::Selection;
+use crate::tool::{ConfigProblem, Selection};
 use crate::upstream::non_empty;
 
-/// Default whole-call deadline.
-pub const DEFAULT_CALL_DEADLINE_MS: u64 = 30_000;
+use media_mcp_wire::settings::CALL_DEADLINE;
 
 /// Everything the component reads from its environment.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -23,7 +22,7 @@ pub struct Config {
     /// Which tools are published and callable.
     pub(crate) selection: Selection,
     /// Problems found while reading the environment (reported in tool results, never secrets).
-    pub(crate) problems: Vec<String>,
+    pub(crate) problems: Vec<ConfigProblem>,
 }
 
 impl Config {
@@ -31,15 +30,15 @@ impl Config {
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Self {
         let mut problems = Vec::new();
         let ombi = ombi::config::from_lookup(&var, &mut problems);
-        let call_deadline_ms = match non_empty(var("MEDIA_MCP_CALL_DEADLINE_MS")) {
-            None => DEFAULT_CALL_DEADLINE_MS,
-            Some(v) => match v.parse::<u64>() {
-                Ok(ms) if (100..=600_000).contains(&ms) => ms,
-                _ => {
-                    problems.push("MEDIA_MCP_CALL_DEADLINE_MS must be 100..=600000".into());
-                    DEFAULT_CALL_DEADLINE_MS
-                }
-            },
+        let call_deadline_ms = match non_empty(var(CALL_DEADLINE.name)) {
+            None => CALL_DEADLINE.default,
+            Some(v) => CALL_DEADLINE.parse(&v).unwrap_or_else(|| {
+                problems.push(ConfigProblem::new(
+                    CALL_DEADLINE.name,
+                    format!("must be {}..={}", CALL_DEADLINE.min, CALL_DEADLINE.max),
+                ));
+                CALL_DEADLINE.default
+            }),
         };
         let moviepilot = moviepilot::config::from_lookup(&var, &mut problems);
         let selection = Selection::from_lookup(&var, &mut problems);

@@ -3,12 +3,15 @@
 //! The crate builds natively (all logic, unit-tested with `cargo test -p media-mcp`) and for
 //! `wasm32-wasip2`, where [`guest`] adds the thin WIT glue and the wasi:http client.
 //!
-//! - [`catalogue`]: the tool registry, argument validation and dispatch.
+//! - `catalogue`: merges the backends' tools, applies the operator's selection and routes each
+//!   call (each backend checks its own arguments against the tool's input schema).
+//! - `backends`: the backends the configuration enables, in listing order.
+//! - `tool`: what every backend's tools are made of and the `Backend` trait the catalogue merges.
 //! - [`contract`]: output schemas, the result envelope, errors and budgets.
 //! - [`ombi`]: the Ombi backend.
 //! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).
 //! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
-//! - [`host_cache`]: what the host keeps for the plugin between calls.
+//! - `host_cache`: what the host keeps for the plugin between calls.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -23,15 +26,16 @@ pub(crate) mod prelude {
     pub use alloc::{format, vec};
 }
 
+mod backends;
 mod catalogue;
 mod config;
 pub mod contract;
-pub mod host_cache;
+mod host_cache;
 pub mod moviepilot;
 pub mod ombi;
 mod paging;
 pub mod schema;
-pub mod tool;
+mod tool;
 pub mod upstream;
 
 #[cfg(test)]

@@ -1,11 +1,55 @@
-//! The contract's `paging` object.
+//! Paging, in one place: the `offset`/`limit` argument schemas (whose defaults the argument
+//! reader fills in), the [`Window`] a handler reads from them, and the contract's `paging`
+//! object every page carries.
 //!
 //! `total` only when the complete collection was seen; `null` `has_more`/`next_offset` when
 //! uncertain; `mode` says who windows (`upstream`, `local`, `none`).
 
 use crate::prelude::*;
-use crate::tool::args::Window;
 use serde_json::{Value, json};
+
+/// Default page size (the `limit` schema's `default`).
+pub const DEFAULT_LIMIT: usize = 20;
+/// Largest page size (the `limit` schema's `maximum`).
+pub const MAX_LIMIT: usize = 100;
+
+/// A requested window of records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// Records to skip.
+    pub offset: usize,
+    /// Most records to return (1..=[`MAX_LIMIT`]).
+    pub limit: usize,
+}
+
+/// The `offset` property of every list-style tool.
+pub fn offset_schema() -> Value {
+    offset_schema_described("Records to skip.")
+}
+
+/// The `offset` property, described as `description`.
+pub fn offset_schema_described(description: &str) -> Value {
+    json!({"type": "integer", "minimum": 0, "default": 0, "description": description})
+}
+
+/// The `limit` property of every list-style tool.
+pub fn limit_schema() -> Value {
+    limit_schema_described("Most records to return (1-100).")
+}
+
+/// The `limit` property, described as `description`.
+pub fn limit_schema_described(description: &str) -> Value {
+    json!({"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT, "description": description})
+}
+
+/// `properties` with the common paging properties added.
+pub fn with_paging(mut properties: Value) -> Value {
+    if let Some(p) = properties.as_object_mut() {
+        p.insert("offset".into(), offset_schema());
+        p.insert("limit".into(), limit_schema());
+    }
+    properties
+}
 
 /// The warning every paged list carries.
 pub const NO_SNAPSHOT_WARNING: &str =

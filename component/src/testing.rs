@@ -1,6 +1,9 @@
 //! Test support: a scripted [`Upstream`] that answers from the Ombi fixtures in
 //! `tests/fixtures/ombi/` and records every request, so handler tests run natively.
 
+mod rng;
+pub use rng::Rng;
+
 use crate::catalogue::Plugin;
 use crate::config::Config;
 use crate::tool::CallContext;

@@ -6,22 +6,9 @@ use media_mcp::ombi;
 use media_mcp::schema::{SUPPORTED_KEYWORDS, validate};
 use serde_json::{Map, Value, json};
 
-/// A small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+#[path = "../src/testing/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Candidate values for one property schema: fitting ones, edge cases and wrong types.
 fn candidates(prop: &Value) -> Vec<Value> {

@@ -415,21 +415,67 @@ fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Resul
         .block_on(future)
 }
 
+/// The identity provider's origins the HTTP component fetches from in OAuth mode (the
+/// issuer's, and those of a configured key set or introspection endpoint), allowed for outbound requests without any key;
+/// empty in the other modes.
+///
+/// # Errors
+///
+/// One of them is also an upstream's origin: the upstream's key would be injected into the
+/// component's requests to the identity provider.
+fn oauth_origins(
+    settings: &Settings,
+    transport: &media_mcp_transport::Settings,
+) -> Result<Vec<url::Url>, String> {
+    let media_mcp_transport::auth::AuthMode::OAuth(oauth) = &transport.auth else {
+        return Ok(Vec::new());
+    };
+    let upstreams: Vec<_> = [&settings.ombi, &settings.moviepilot]
+        .into_iter()
+        .flatten()
+        .filter_map(|u| crate::policy::Origin::of_url(&u.url))
+        .collect();
+    let mut origins = Vec::new();
+    for origin in oauth.fetch_origins() {
+        let url =
+            url::Url::parse(&origin).map_err(|e| format!("the OAuth origin {origin}: {e}"))?;
+        if crate::policy::Origin::of_url(&url).is_some_and(|o| upstreams.contains(&o)) {
+            return Err(format!(
+                "MEDIA_MCP_OAUTH_ISSUER / _JWKS_URI / _INTROSPECTION_URI: {origin} is also an \
+                 upstream's \
+                 origin (OMBI_URL / MOVIEPILOT_URL); serve the identity provider on its own origin, \
+                 so no API key can be sent to it"
+            ));
+        }
+        origins.push(url);
+    }
+    Ok(origins)
+}
+
 /// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
     let path = http_component_path(&settings)?;
-    let options = sandbox_options(&settings);
+    let mut options = sandbox_options(&settings);
     // The transport's settings, as the component will read them: checked once here (a bad
     // token table stops the start, naming the variable) and applied to every request's headers
     // before it costs a slot.
-    let admission = media_mcp_transport::Settings::from_lookup(|name| {
+    let guest_var = |name: &str| {
         options
             .guest_env
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
-    })
-    .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    };
+    let admission = media_mcp_transport::Settings::from_lookup(guest_var)
+        .map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    let oauth_origins =
+        oauth_origins(&settings, &admission).map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    let policy = Policy::from_settings(&settings).allowing(&oauth_origins);
+    let allowed = policy.allowed_origins().join(", ");
+    options.policy = Arc::new(policy);
+    options.upstreams = Arc::new(
+        UpstreamPool::from_settings(&settings).allowing(&oauth_origins, settings.upstream_max_idle),
+    );
     let call_timeout = options.call_timeout;
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
@@ -454,9 +500,7 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         } else {
             "injected by the host"
         },
-        Policy::from_settings(&settings)
-            .allowed_origins()
-            .join(", ")
+        allowed
     );
     let door = settings.http_front_door;
     let options = crate::http_serve::HttpOptions {

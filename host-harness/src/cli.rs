@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use clap::{ArgAction, Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
 
-use crate::config::{Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, VARIABLES};
+use crate::config::{Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, Scope, VARIABLES};
 
 /// Flags every subcommand accepts, as typed. Programs built on the harness (the demo) flatten
 /// them into their own command line and turn them into [`Common`].
@@ -401,7 +401,7 @@ EXIT STATUS: 0 success; 1 the called tool reported an error; 2 usage, configurat
 pub fn variables_help() -> String {
     let mut text = String::from("VARIABLES (environment or config file):\n");
     for v in VARIABLES {
-        text.push_str(&entry(v.name, v.help, VARIABLE_COLUMN));
+        text.push_str(&entry(v.name, &v.described(), VARIABLE_COLUMN));
     }
     let prefixes = PASSTHROUGH_PREFIXES
         .iter()
@@ -417,15 +417,43 @@ pub fn variables_help() -> String {
         ),
         VARIABLE_COLUMN,
     ));
-    text.push_str(
-        "
-The component sees only OMBI_URL, OMBI_USER, MOVIEPILOT_URL, the settings above that it reads
-itself (the tool selection, MEDIA_MCP_CALL_DEADLINE_MS, MEDIA_MCP_MOVIEPILOT_*, and for
-serve --http the MEDIA_MCP_HTTP_* settings except MEDIA_MCP_HTTP_MAX_IN_FLIGHT) and those other
-variables; it may reach only the origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL.
-Logs go to stderr and never contain keys or request headers.
-",
-    );
+    let names = |scope| {
+        VARIABLES
+            .iter()
+            .filter(|v| v.scope == scope && !matches!(v.kind, crate::config::Kind::Secret))
+            .map(|v| v.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    text.push('\n');
+    text.push_str(&paragraph(&format!(
+        "The component sees only {} (as checked at start), {} (unchanged), and those other \
+         variables; the keys only with MEDIA_MCP_PASS_KEY_TO_GUEST. It may reach only the \
+         origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL. Logs go to stderr and \
+         never contain keys or request headers.",
+        names(Scope::Both),
+        names(Scope::Guest),
+    )));
+    text
+}
+
+/// `words` wrapped at [`HELP_WIDTH`].
+fn paragraph(words: &str) -> String {
+    let mut text = String::new();
+    let mut line = String::new();
+    for word in words.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > HELP_WIDTH {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    text.push_str(&line);
+    text.push('\n');
     text
 }
 

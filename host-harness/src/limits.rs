@@ -1,13 +1,14 @@
 //! MoviePilot's time limits on the host side, derived from one number: how long its slowest tool
-//! may take. The component has its own deadline for that tool (its default equals
-//! [`MOVIEPILOT_LONGEST_TOOL_SECS`]; `tests/it/moviepilot.rs` fails if the two disagree) and ends
-//! the call itself; the host's limits sit above it, so they only catch a component that does not.
+//! may take by default, the component's own built-in deadline for it
+//! (`media_mcp_wire::settings::MOVIEPILOT_DEFAULT_DEADLINES`). The component ends the call
+//! itself at that deadline; the host's limits sit above it, so they only catch a component that
+//! does not.
 
 use std::time::Duration;
 
-/// The longest a MoviePilot tool may take before answering: `search.torrents`, which searches
-/// every configured site, is given 300 s.
-pub const MOVIEPILOT_LONGEST_TOOL_SECS: u64 = 300;
+/// The longest a MoviePilot tool may take before answering by default, in whole seconds.
+pub const MOVIEPILOT_LONGEST_TOOL_SECS: u64 =
+    media_mcp_wire::settings::moviepilot_longest_default_ms().div_ceil(1000);
 
 /// How much longer than the component's longest MoviePilot deadline the host waits for
 /// MoviePilot's first response byte: the component's deadline, measured from the start of the

@@ -235,6 +235,23 @@ impl Policy {
         }
     }
 
+    /// This policy, also allowing `origins` without any credential: the identity provider's
+    /// origins the HTTP transport fetches its OAuth metadata and keys from (`serve --http`).
+    /// The caller makes sure none of them is an upstream's origin.
+    #[must_use]
+    pub fn allowing(mut self, origins: &[url::Url]) -> Policy {
+        for origin in origins.iter().filter_map(Origin::of_url) {
+            self.rules.push(Rule {
+                origin,
+                base_path: String::new(),
+                credential: None,
+                keyless_paths: &[],
+                first_byte_cap: MAX_FIRST_BYTE_TIMEOUT,
+            });
+        }
+        self
+    }
+
     /// Replaces every configured API key inside `value` (in strings and object keys) with
     /// [`REDACTED`]; `true` when something was replaced. The guest never sees an injected key,
     /// but an upstream can echo it back (an error quoting the header, a record field), and in

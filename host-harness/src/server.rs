@@ -2,8 +2,8 @@
 //!
 //! * both eras, through rmcp 3.11's own dual-era serving, over the versions of
 //!   [`media_mcp_wire::version::SUPPORTED`] (the same set as over HTTP):
-//!   - legacy `initialize`: only the `tools` capability, no `listChanged` (the catalogue is
-//!     fixed for the life of the process). rmcp's `negotiate_initialize` echoes a supported
+//!   - legacy `initialize`: only the `tools` capability, no `listChanged` (no change
+//!     notification is sent; a client sees a changed catalogue on its next `tools/list`). rmcp's `negotiate_initialize` echoes a supported
 //!     requested version that has `initialize`, and otherwise answers the `protocol_version`
 //!     of [`ServerHandler::get_info`], the newest legacy version;
 //!   - modern (2026-07-28) requests carry their version in `_meta`: rmcp validates it (-32602
@@ -13,7 +13,8 @@
 //!     caching hints of [`media_mcp_wire::cache`] and results the server's identity in
 //!     `_meta`; `subscriptions/listen` acknowledges an empty filter and ends at once (no
 //!     change notifications are ever sent);
-//! * `tools/list`: the component's `list-tools`, called once at start-up ([`Catalogue`]);
+//! * `tools/list`: the component's `list-tools`, called at start-up ([`Catalogue`]) and again
+//!   when a call to a listed tool comes back unknown (a MoviePilot tool removed upstream);
 //! * the sandbox sits in a [`SandboxSlot`]: a warm `serve` answers `initialize` and
 //!   `tools/list` from the cached listing while the component still loads, and the first
 //!   `tools/call` waits for it;
@@ -32,7 +33,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -175,6 +176,27 @@ pub async fn call_tool(
     principal: Option<String>,
     cancel: &CancellationToken,
 ) -> Result<CallToolResult, ErrorData> {
+    match answer(sandbox, write, name, arguments, principal, cancel).await? {
+        Answer::Result(result) => Ok(result),
+        Answer::UnknownTool(unknown) => Err(unknown_tool(&unknown)),
+    }
+}
+
+/// What a call came back with: a result, or the component's word that it has no such tool.
+enum Answer {
+    Result(CallToolResult),
+    UnknownTool(String),
+}
+
+/// [`call_tool`], telling an unknown tool apart from other errors.
+async fn answer(
+    sandbox: &Sandbox,
+    write: bool,
+    name: &str,
+    arguments: Option<JsonObject>,
+    principal: Option<String>,
+    cancel: &CancellationToken,
+) -> Result<Answer, ErrorData> {
     let context = CallContext {
         correlation_id: uuid::Uuid::new_v4().to_string(),
         principal,
@@ -221,11 +243,11 @@ pub async fn call_tool(
                     crate::log_error!("call {name} [{id}]: the component returned invalid JSON");
                 }
             }
-            Ok(result(mapped.into_result()))
+            Ok(Answer::Result(result(mapped.into_result())))
         }
         Ok(CallOutcome::UnknownTool(unknown)) => {
             crate::log_info!("call {name} [{id}]: unknown tool");
-            Err(unknown_tool(&unknown))
+            Ok(Answer::UnknownTool(unknown))
         }
         Err(failure) => {
             crate::log_warn!(
@@ -233,7 +255,9 @@ pub async fn call_tool(
                 failure.message
             );
             let value = envelope::failure_envelope(name, id, &failure, write);
-            Ok(result(CallResult::from_envelope(value, true)))
+            Ok(Answer::Result(result(CallResult::from_envelope(
+                value, true,
+            ))))
         }
     }
 }
@@ -345,11 +369,12 @@ pub fn load_failure() -> Failure {
     }
 }
 
-/// The MCP server: the sandbox plus the catalogue listed at start-up.
+/// The MCP server: the sandbox plus the catalogue listed at start-up, listed again when the
+/// component answers that a listed tool is unknown (an upstream's tool set changed).
 #[derive(Debug, Clone)]
 pub struct McpServer {
     sandbox: SandboxSlot,
-    catalogue: Arc<Catalogue>,
+    catalogue: Arc<RwLock<Arc<Catalogue>>>,
     read_only: bool,
     progress_interval: Duration,
     cancellations: Cancellations,
@@ -365,7 +390,7 @@ impl McpServer {
     pub fn with_slot(sandbox: SandboxSlot, catalogue: Arc<Catalogue>) -> Self {
         McpServer {
             sandbox,
-            catalogue,
+            catalogue: Arc::new(RwLock::new(catalogue)),
             read_only: false,
             progress_interval: Duration::from_millis(crate::config::DEFAULT_PROGRESS_INTERVAL_MS),
             cancellations: Cancellations::default(),
@@ -381,6 +406,41 @@ impl McpServer {
     /// The requests in flight: the transport records and cancels them, calls stop on it.
     pub fn cancellations(&self) -> Cancellations {
         self.cancellations.clone()
+    }
+
+    /// The catalogue as last listed.
+    fn catalogue(&self) -> Arc<Catalogue> {
+        Arc::clone(
+            &self
+                .catalogue
+                .read()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// Lists the component's tools again after it answered that `gone`, which the catalogue
+    /// holds, is unknown; a listing that fails keeps the catalogue as it was.
+    async fn list_again(&self, sandbox: &Sandbox, gone: &str) {
+        let listed = match sandbox.list_tools().await {
+            Ok((specs, _)) => Catalogue::from_specs(specs),
+            Err(failure) => Err(anyhow::anyhow!(failure.message)),
+        };
+        match listed {
+            Ok(catalogue) => {
+                crate::log_info!(
+                    "tool {} is no longer offered; listed again: {} tool(s)",
+                    quote_bounded(gone),
+                    catalogue.tools().len()
+                );
+                *self
+                    .catalogue
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner) = Arc::new(catalogue);
+            }
+            Err(error) => {
+                crate::log_warn!("listing the tools again failed, the list is kept: {error:#}");
+            }
+        }
     }
 
     /// In read-only mode, calls to names left out of the catalogue go to the component, which
@@ -443,7 +503,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut listed = ListToolsResult::with_all_items(self.catalogue.tools().to_vec());
+        let mut listed = ListToolsResult::with_all_items(self.catalogue().tools().to_vec());
         if modern(&context) {
             listed.ttl_ms = Some(cache::TTL_MS);
             listed.cache_scope = Some(scope(cache::TOOLS_LIST_SCOPE));
@@ -453,7 +513,7 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.catalogue.get(name).cloned()
+        self.catalogue().get(name).cloned()
     }
 
     async fn on_custom_request(
@@ -474,7 +534,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.catalogue.get(&request.name).is_none() && !self.read_only {
+        let catalogue = self.catalogue();
+        let listed = catalogue.get(&request.name).is_some();
+        if !listed && !self.read_only {
             return Err(unknown_tool(&request.name));
         }
         // rmcp moves the request's `_meta` into the context before the handler runs.
@@ -494,7 +556,7 @@ impl ServerHandler for McpServer {
             .cancellations
             .signal(&context.id)
             .unwrap_or_else(|| context.ct.clone());
-        let write = self.catalogue.is_write(&request.name);
+        let write = catalogue.is_write(&request.name);
         let name = request.name.clone();
         let call = async {
             let sandbox = match self.sandbox.get().await {
@@ -505,7 +567,7 @@ impl ServerHandler for McpServer {
                     return Ok(result(CallResult::from_envelope(value, true)));
                 }
             };
-            call_tool(
+            match answer(
                 &sandbox,
                 write,
                 &name,
@@ -513,7 +575,16 @@ impl ServerHandler for McpServer {
                 principal,
                 &cancel,
             )
-            .await
+            .await?
+            {
+                Answer::Result(result) => Ok(result),
+                Answer::UnknownTool(unknown) => {
+                    if listed {
+                        self.list_again(&sandbox, &unknown).await;
+                    }
+                    Err(unknown_tool(&unknown))
+                }
+            }
         };
         let answer = match context.meta.get_progress_token() {
             None => call.await,

@@ -89,6 +89,25 @@ impl UpstreamPool {
         UpstreamPool { origins }
     }
 
+    /// This pool, also reaching `origins` (the identity provider's, in OAuth mode) with the
+    /// public roots only.
+    #[must_use]
+    pub fn allowing(mut self, origins: &[url::Url], max_idle: usize) -> UpstreamPool {
+        for origin in origins.iter().filter_map(Origin::of_url) {
+            if self.origins.iter().any(|o| o.origin == origin) {
+                continue;
+            }
+            self.origins.push(OriginPool {
+                origin,
+                extra_roots: Vec::new(),
+                ca_variable: "",
+                max_idle,
+                client: OnceLock::new(),
+            });
+        }
+        self
+    }
+
     /// Sends `request` (already authorized by the policy) over a pooled connection to its
     /// origin, within `options`' timeouts.
     pub(crate) async fn send(
@@ -129,7 +148,7 @@ impl OriginPool {
                 let mut roots = rustls::RootCertStore {
                     roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
                 };
-                // Checked at start (`config::read_ca_file`): every certificate is accepted.
+                // Checked at start (the configuration's CA file check): every certificate is accepted.
                 let (_added, _ignored) = roots.add_parsable_certificates(self.extra_roots.clone());
                 let provider = Arc::new(rustls::crypto::ring::default_provider());
                 let mut config = rustls::ClientConfig::builder_with_provider(provider)
@@ -231,7 +250,13 @@ fn tls_error(error: &rustls::Error, ca_variable: &str) -> HttpError {
                 C::BadEncoding => ("unreadable", "BadEncoding"),
                 _ => ("rejected", "other"),
             };
-            format!("certificate {what}: {name} (a private CA can be trusted with {ca_variable})")
+            if ca_variable.is_empty() {
+                format!("certificate {what}: {name} (only public roots are trusted here)")
+            } else {
+                format!(
+                    "certificate {what}: {name} (a private CA can be trusted with {ca_variable})"
+                )
+            }
         }
         rustls::Error::AlertReceived(alert) => format!("the server sent alert {alert:?}"),
         other => {

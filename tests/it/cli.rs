@@ -473,7 +473,7 @@ fn serve_http_finds_the_http_component_beside_the_plugin_setting() {
                 env.clone().set("MEDIA_MCP_COMPONENT", &plugin_arg),
             )
         };
-        let mut h = Harness::spawn(&args, &env);
+        let h = Harness::spawn(&args, &env);
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         while !h.stderr().contains("serving MCP over HTTP") {
             assert!(

@@ -38,19 +38,20 @@ fn component_imports_only_environment_http_and_their_dependencies() {
     );
 }
 
-/// The artifact budget: `target/media_mcp.wasm` at most 1 MiB. Deterministic for a
+/// The artifact budget: `target/media_mcp.wasm` at most 1.0625 MiB (1 MiB until the
+/// MoviePilot v2.9.15 support and MCP 2026-07-28 added about 39 KB). Deterministic for a
 /// given source tree, so it is a test; speed is measured by `scripts/bench.sh`, never here.
-const MAX_COMPONENT_BYTES: u64 = 1 << 20;
+const MAX_COMPONENT_BYTES: u64 = (1 << 20) + (64 << 10);
 
 #[test]
-fn component_artifact_is_at_most_one_mebibyte() {
+fn component_artifact_is_within_its_budget() {
     let path = component_file();
     let bytes = std::fs::metadata(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .len();
     assert!(
         bytes <= MAX_COMPONENT_BYTES,
-        "{} is {bytes} bytes, {} over the 1 MiB ({MAX_COMPONENT_BYTES} bytes) budget",
+        "{} is {bytes} bytes, {} over the {MAX_COMPONENT_BYTES}-byte budget",
         path.display(),
         bytes - MAX_COMPONENT_BYTES
     );
@@ -91,11 +92,13 @@ fn http_component_imports_only_the_plugin_world_and_random() {
     );
 }
 
-/// The transport's share of the gateway artifact: at most 256 KiB on top of the plugin.
-const MAX_TRANSPORT_BYTES: u64 = 256 << 10;
+/// The transport's share of the gateway artifact: at most 544 KiB on top of the plugin (about
+/// 276 KiB of it are the OAuth signature checks: RSA, P-256, Ed25519; about 14 KiB token
+/// introspection).
+const MAX_TRANSPORT_BYTES: u64 = 544 << 10;
 
 #[test]
-fn http_component_adds_at_most_256_kib_to_the_plugin() {
+fn http_component_adds_at_most_544_kib_to_the_plugin() {
     let size = |p: &std::path::Path| std::fs::metadata(p).expect("artifact").len();
     let (plugin, composed) = (size(&component_file()), size(&http_component_file()));
     assert!(

@@ -202,14 +202,24 @@ fn v2_9_15_a_notice_and_its_json_are_both_kept_and_the_cut_is_said() {
 }
 
 #[test]
-fn v2_9_15_a_removed_tool_is_not_found_and_leaves_the_listing() {
+fn v2_9_15_a_removed_tool_is_refreshed_once_and_unknown() {
     let fake = v2_9_15();
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
-    let _ = listed(&mut h);
+    let names = |tools: Vec<Value>| -> Vec<String> {
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().expect("name").to_owned())
+            .collect()
+    };
+    assert!(names(listed(&mut h)).contains(&"query_sites".to_owned()));
     fake.remove_tool("query_sites");
-    let s = call(&mut h, "query_sites", json!({"explanation": "e"}));
-    assert_eq!(s["error"]["code"], "NOT_FOUND", "{s}");
-    assert!(!listed(&mut h).iter().any(|t| t["name"] == "query_sites"));
+    // MoviePilot's `{"error": "工具 'query_sites' 未找到"}` makes the catalogue refresh once; the
+    // tool is then unknown, as with the documented endpoint, and no longer listed.
+    let r = h.call_tool("query_sites", json!({"explanation": "e"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let after = names(listed(&mut h));
+    assert!(!after.contains(&"query_sites".to_owned()), "{after:?}");
+    assert!(after.contains(&"query_subscribes".to_owned()), "{after:?}");
 }
 
 #[test]

@@ -73,9 +73,9 @@ class HttpServer:
       origins.
     """
 
-    def __init__(self, host: str, env: dict, log: Path):
+    def __init__(self, host: str, env: dict, log: Path, port: int | None = None):
         self.host = host
-        self.port = free_port()
+        self.port = port or free_port()
         self.log = log
         child_env = {k: v for k, v in os.environ.items() if not k.startswith(("OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"))}
         child_env.update(env)

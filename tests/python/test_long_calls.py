@@ -72,7 +72,7 @@ def test_over_http_progress_streams_as_sse_and_a_dropped_connection_stops_the_ca
         server.stop()
     check_long_calls(out, key, log)
     harness_log = (tmp_path / "harness.log").read_text()
-    assert re.search(r"tools/call write_request_create \(request id \d+\) stopped: the client closed the "
+    assert re.search(r"tools/call write_request_create \(request id \"?\d+\"?\) stopped: the client closed the "
                      r"connection before the answer; if the tool writes, its outcome is unknown", harness_log), harness_log
     assert key not in harness_log
 

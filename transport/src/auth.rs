@@ -204,6 +204,10 @@ pub enum AuthMode {
     /// Neither tokens nor `off`: every request is refused with a message saying how to
     /// configure authentication.
     Unconfigured,
+    /// OAuth access tokens (`MEDIA_MCP_HTTP_AUTH=oauth`), checked by [`crate::oauth::authorize`]
+    /// after the request is admitted: [`authenticate`] lets it through as [`Identity::Default`]
+    /// and the glue replaces that with the token's user.
+    OAuth(alloc::boxed::Box<crate::oauth::OAuthSettings>),
 }
 
 /// The outcome of authenticating one request.
@@ -278,7 +282,7 @@ pub fn authenticate<'h>(
                  or behind an authenticating proxy",
             ));
         }
-        AuthMode::Unconfigured | AuthMode::Off => None,
+        AuthMode::Unconfigured | AuthMode::Off | AuthMode::OAuth(_) => None,
         AuthMode::Tokens(table) => {
             let token = match headers("authorization").as_slice() {
                 [] => None,

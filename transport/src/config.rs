@@ -5,6 +5,8 @@
 use core::fmt;
 
 use crate::auth::{AuthMode, Role, TokenError, TokenTable};
+use crate::oauth::OAuthSettings;
+pub use crate::oauth::config::ConfigError;
 use crate::prelude::*;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
@@ -50,16 +52,6 @@ impl fmt::Debug for Settings {
     }
 }
 
-/// A configuration value that cannot be used; the message names the variable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 impl Settings {
     /// Reads the configuration through `lookup` (the environment):
     ///
@@ -68,7 +60,7 @@ impl Settings {
     /// | `MEDIA_MCP_HTTP_PATH` | the MCP path (default `/mcp`) |
     /// | `MEDIA_MCP_HTTP_TOKENS` | `user=token,...`: each bearer token acts as that upstream user |
     /// | `MEDIA_MCP_HTTP_PROXY_TOKENS` | `label=token,...`: tokens of authenticating proxies, which name the user in the user header |
-    /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token (default: tokens) |
+    /// | `MEDIA_MCP_HTTP_AUTH` | `off` accepts requests without a token, `oauth` takes access tokens of an identity provider ([`OAuthSettings::from_lookup`]) (default: tokens) |
     /// | `MEDIA_MCP_HTTP_USER_HEADER` | a header set by a trusted proxy naming the user (off) |
     /// | `MEDIA_MCP_HTTP_ALLOWED_ORIGINS` | `scheme://host[:port],...` browser origins allowed besides loopback |
     ///
@@ -101,16 +93,36 @@ impl Settings {
                 })
             }
         };
+        let mut oauth = None;
         let off = match get("MEDIA_MCP_HTTP_AUTH").as_deref().map(str::trim) {
             None | Some("token" | "tokens") => false,
             Some("off") => true,
+            Some("oauth") => {
+                if tokens.is_some() {
+                    return Err(ConfigError(
+                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
+                         server answering OAuth discovery is used with OAuth only, unset one"
+                            .to_owned(),
+                    ));
+                }
+                if get("MEDIA_MCP_HTTP_USER_HEADER").is_some() {
+                    return Err(ConfigError(
+                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
+                         the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER"
+                            .to_owned(),
+                    ));
+                }
+                oauth = Some(OAuthSettings::from_lookup(get)?);
+                false
+            }
             Some(_) => {
                 return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH must be `off` or `tokens`".to_owned(),
+                    "MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`".to_owned(),
                 ));
             }
         };
         let auth = match (tokens, off) {
+            (None, false) if let Some(o) = oauth => AuthMode::OAuth(alloc::boxed::Box::new(o)),
             (Some(_), true) => {
                 return Err(ConfigError(
                     "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
@@ -217,6 +229,23 @@ mod tests {
     }
 
     #[test]
+    fn every_variable_read_is_one_a_host_hands_the_component() {
+        let asked = core::cell::RefCell::new(Vec::new());
+        let _ = Settings::from_lookup(|name| {
+            asked.borrow_mut().push(name.to_owned());
+            None
+        });
+        let asked = asked.into_inner();
+        assert!(!asked.is_empty());
+        for name in asked {
+            assert!(
+                media_mcp_wire::settings::GUEST_VARIABLES.contains(&name.as_str()),
+                "{name} is read but not in media_mcp_wire::settings::GUEST_VARIABLES"
+            );
+        }
+    }
+
+    #[test]
     fn defaults_serve_mcp_and_leave_auth_unconfigured() {
         let s = settings(&[]).unwrap();
         assert_eq!(s.path, "/mcp");
@@ -240,6 +269,30 @@ mod tests {
         assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
         let e = settings(&[("MEDIA_MCP_HTTP_AUTH", "no")]).unwrap_err();
         assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+    }
+
+    #[test]
+    fn oauth_needs_its_settings_and_excludes_tokens_and_the_user_header() {
+        let oauth = [
+            ("MEDIA_MCP_HTTP_AUTH", "oauth"),
+            ("MEDIA_MCP_OAUTH_ISSUER", "https://id.example.com"),
+            ("MEDIA_MCP_OAUTH_RESOURCE", "https://media.example.com/mcp"),
+        ];
+        assert!(matches!(settings(&oauth).unwrap().auth, AuthMode::OAuth(_)));
+        let e = settings(&oauth[..2]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
+        for extra in [
+            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
+            ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
+        ] {
+            let mut vars = oauth.to_vec();
+            vars.push(extra);
+            let e = settings(&vars).unwrap_err();
+            assert!(
+                e.0.contains(extra.0) && !e.0.contains("0123456789abcdef"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

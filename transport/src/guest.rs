@@ -5,13 +5,7 @@
 // The allocator, panic handler, `cabi_realloc` and `memcmp`/`bcmp` std would have brought.
 extern crate media_mcp_guest_rt;
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../wit",
-        world: "http-transport",
-        generate_all,
-    });
-}
+mod bindings;
 
 use bindings::exports::wasi::http::incoming_handler::Guest;
 use bindings::media_mcp::plugin::tools as plugin;
@@ -21,10 +15,14 @@ use bindings::wasi::http::types::{
 };
 use bindings::wasi::io::streams::StreamError;
 
+use crate::auth::AuthMode;
 use crate::config::Settings;
 use crate::http::{self, Head, Response};
 use crate::mcp::{self, ToolOutcome, ToolRecord, Tools};
 use crate::prelude::*;
+use crate::{oauth, resource_server};
+
+mod fetch;
 
 /// Bytes asked for per body read.
 const READ_CHUNK: u64 = 64 * 1024;
@@ -69,14 +67,42 @@ fn respond(request: &IncomingRequest) -> Response {
         path_with_query: &path,
         headers: &headers,
     };
-    let answer = match http::admit(&settings, &head) {
-        Ok(admitted) => match read_body(request, admitted.body_cap) {
-            Ok(body) => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
-            Err(answer) => answer,
-        },
-        Err(refusal) => refusal,
-    };
+    let answer = answer(request, &settings, &head);
     http::with_cors(&settings, &head, answer)
+}
+
+/// The answer before CORS: OAuth metadata, the admission checks, the OAuth token (its
+/// refusals coded for the request's era like the admission's), then MCP.
+fn answer(request: &IncomingRequest, settings: &Settings, head: &Head<'_>) -> Response {
+    if let AuthMode::OAuth(o) = &settings.auth
+        && let Some(answer) = resource_server::metadata::serve(o, &settings.path, head)
+    {
+        return answer;
+    }
+    let mut admitted = match http::admit(settings, head) {
+        Ok(admitted) => admitted,
+        Err(refusal) => return refusal,
+    };
+    let grant = match &settings.auth {
+        AuthMode::OAuth(o) => {
+            let now = wasi::clocks::wall_clock::now().seconds;
+            match resource_server::authorize(o, head, &fetch::WasiFetch, &oauth::NoCache, now) {
+                Ok(grant) => Some((o, grant)),
+                Err(refusal) => return http::in_era(head, refusal),
+            }
+        }
+        _ => None,
+    };
+    let body = match read_body(request, admitted.body_cap) {
+        Ok(body) => body,
+        Err(answer) => return answer,
+    };
+    match grant {
+        Some((o, grant)) => {
+            resource_server::handle(o, grant, &body, &mut admitted, &Plugin, &settings.secrets)
+        }
+        None => mcp::handle(&body, &admitted, &Plugin, &settings.secrets),
+    }
 }
 
 fn method_name(method: &Method) -> String {

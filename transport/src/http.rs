@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::auth::{self, Identity};
 use crate::config::{MAX_BODY_BYTES, Settings};
-use crate::era::McpHeaders;
 use crate::cors::{self, origin_allowed};
+use crate::era::McpHeaders;
 use crate::prelude::*;
 
 /// The protocol versions spoken over Streamable HTTP (the same as over stdio), newest first.
@@ -147,16 +147,20 @@ impl<'a> Head<'a> {
 ///
 /// The refusal to send.
 pub fn admit(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response> {
-    let modern = head
+    admit_any_era(settings, head).map_err(|refusal| in_era(head, refusal))
+}
+
+/// A refusal sent before the body is read, with the JSON-RPC code of the request's era:
+/// `INVALID_REQUEST` for a modern-era request, unchanged otherwise.
+pub fn in_era(head: &Head<'_>, refusal: Response) -> Response {
+    if head
         .header_str("mcp-protocol-version")
-        .is_some_and(version::is_modern_era);
-    admit_any_era(settings, head).map_err(|refusal| {
-        if modern {
-            refusal.with_code(code::INVALID_REQUEST)
-        } else {
-            refusal
-        }
-    })
+        .is_some_and(version::is_modern_era)
+    {
+        refusal.with_code(code::INVALID_REQUEST)
+    } else {
+        refusal
+    }
 }
 
 fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Response> {

@@ -11,6 +11,8 @@
 //!   `Content-Type`, `Accept`, size).
 //! - [`era`]: legacy or modern (2026-07-28), and the checks a modern request must pass.
 //! - [`mcp`]: one JSON-RPC message per POST, answered in its era.
+//! - [`oauth`]: `MEDIA_MCP_HTTP_AUTH=oauth` settings, the identity provider's keys, JWT access tokens.
+//! - [`resource_server`]: OAuth metadata, challenges and scopes around [`mcp`].
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -26,10 +28,12 @@ pub(crate) mod prelude {
 
 pub mod auth;
 pub mod config;
-pub mod era;
 pub mod cors;
+pub mod era;
 pub mod http;
 pub mod mcp;
+pub mod oauth;
+pub mod resource_server;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(

@@ -5,6 +5,7 @@
 //! - [`version`]: the protocol versions every transport speaks (the same set on stdio and
 //!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
 //! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
+//! - [`settings`]: the variables a host hands the components and the grammar both apply.
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
 //!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
 
@@ -16,6 +17,7 @@ pub mod cache;
 pub mod code;
 pub mod meta;
 pub mod method;
+pub mod settings;
 pub mod tool;
 pub mod version;
 

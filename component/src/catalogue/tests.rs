@@ -1,5 +1,6 @@
 use super::*;
 use crate::testing::FakeUpstream;
+use crate::tool::published;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -107,4 +108,112 @@ fn the_refusal_fits_the_tools_output_schema() {
         .unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(validator.is_valid(&r.structured), "{}", r.structured);
+}
+
+/// A backend that knows its names up front, lists them, and answers a call with its label.
+struct Labelled {
+    label: &'static str,
+    tools: &'static [(&'static str, Access)],
+}
+
+impl Labelled {
+    fn boxed(label: &'static str, tools: &'static [(&'static str, Access)]) -> Box<dyn Backend> {
+        Box::new(Self { label, tools })
+    }
+
+    fn find(&self, name: &str) -> Option<Access> {
+        self.tools.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
+    }
+}
+
+impl Backend for Labelled {
+    fn own_names(&self) -> Vec<&'static str> {
+        self.tools.iter().map(|(n, _)| *n).collect()
+    }
+
+    fn list(&self, _upstream: &dyn Upstream, _taken: &[&str]) -> Vec<ToolDescriptor> {
+        let any = serde_json::json!({});
+        self.tools
+            .iter()
+            .map(|(name, access)| published(name, self.label, String::new(), *access, &any, &any))
+            .collect()
+    }
+
+    fn access(&self, name: &str) -> Option<Access> {
+        self.find(name)
+    }
+
+    fn deadline_ms(&self, name: &str, _arguments: &str) -> Option<u64> {
+        self.find(name).map(|_| 7)
+    }
+
+    fn call(
+        &self,
+        _upstream: &dyn Upstream,
+        name: &str,
+        _arguments: &str,
+        ctx: &CallContext,
+        taken: &[&str],
+    ) -> Result<Rendered, UnknownTool> {
+        match self.find(name) {
+            Some(_) if !taken.contains(&name) => Ok(contract::render(
+                name,
+                &ctx.correlation_id,
+                Reply::ok(serde_json::json!({"backend": self.label})),
+            )),
+            _ => Err(UnknownTool(name.to_owned())),
+        }
+    }
+}
+
+#[test]
+fn any_backends_are_merged_in_order_with_the_first_owner_of_a_name_winning() {
+    let config = Config::from_lookup(|_| None);
+    let p = Plugin::with_backends(
+        config,
+        vec![
+            Labelled::boxed("first", &[("shared", Access::Read), ("one", Access::Write)]),
+            Labelled::boxed(
+                "second",
+                &[("shared", Access::Write), ("two", Access::Read)],
+            ),
+        ],
+    );
+    let listed = p.list_tools(&FakeUpstream::new());
+    let shown: Vec<(&str, &str)> = listed
+        .iter()
+        .map(|t| (t.name.as_str(), t.title.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [("shared", "first"), ("one", "first"), ("two", "second")]
+    );
+    let backend = |name: &str| {
+        p.call_tool(name, "{}", &ctx(), &FakeUpstream::new())
+            .map(|r| r.structured["data"]["backend"].clone())
+    };
+    assert_eq!(backend("shared"), Ok(Value::from("first")));
+    assert_eq!(backend("two"), Ok(Value::from("second")));
+    assert_eq!(backend("none"), Err(UnknownTool("none".into())));
+    assert_eq!(p.call_deadline_ms("two", "{}"), 7);
+}
+
+#[test]
+fn read_only_judges_a_name_by_the_backend_that_owns_it() {
+    let config = Config::from_lookup(|k| (k == "MEDIA_MCP_READ_ONLY").then(|| "1".to_owned()));
+    let p = Plugin::with_backends(
+        config,
+        vec![
+            Labelled::boxed("first", &[("shared", Access::Read)]),
+            Labelled::boxed(
+                "second",
+                &[("shared", Access::Write), ("two", Access::Write)],
+            ),
+        ],
+    );
+    assert_eq!(names(&p), ["shared"]);
+    let refused = p
+        .call_tool("two", "{}", &ctx(), &FakeUpstream::new())
+        .expect("a result");
+    assert_eq!(refused.structured["error"]["code"], "FORBIDDEN");
 }

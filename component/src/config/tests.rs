@@ -33,8 +33,8 @@ fn base_path_is_kept_and_slash_trimmed() {
 fn credentials_in_the_url_are_refused() {
     let c = cfg(&[("OMBI_URL", "http://user:pw@host:5000")]);
     assert_eq!(c.ombi, None);
-    assert!(c.problems[0].contains("OMBI_URL"));
-    assert!(!c.problems[0].contains("pw"));
+    assert_eq!(c.problems[0].variable, "OMBI_URL");
+    assert!(!c.problems[0].to_string().contains("pw"));
 }
 
 #[test]
@@ -43,5 +43,27 @@ fn the_tool_selection_is_read_from_the_environment() {
     assert!(c.selection.read_only);
     assert!(c.selection.shows("read_search") && !c.selection.shows("write_request_create"));
     let bad = cfg(&[("MEDIA_MCP_TOOLS_DENY", "read_[x]")]);
-    assert!(bad.problems[0].contains("MEDIA_MCP_TOOLS_DENY"));
+    assert!(bad.problems[0].to_string().contains("MEDIA_MCP_TOOLS_DENY"));
+}
+
+#[test]
+fn every_variable_read_is_one_a_host_hands_the_component() {
+    let asked = core::cell::RefCell::new(Vec::new());
+    Config::from_lookup(|name| {
+        asked.borrow_mut().push(name.to_owned());
+        // Both backends configured, so every setting of each is read.
+        match name {
+            "OMBI_URL" => Some("https://ombi.example".to_owned()),
+            "MOVIEPILOT_URL" => Some("https://mp.example/api/v1/mcp".to_owned()),
+            _ => None,
+        }
+    });
+    let asked = asked.into_inner();
+    assert!(asked.len() > 10, "{asked:?}");
+    for name in asked {
+        assert!(
+            media_mcp_wire::settings::GUEST_VARIABLES.contains(&name.as_str()),
+            "{name} is read but not in media_mcp_wire::settings::GUEST_VARIABLES"
+        );
+    }
 }

@@ -12,13 +12,14 @@
 //! - `MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE=compact|full`: how bridged input schemas are published
 //!   (default `compact`, see [`SchemaMode`]).
 
-use crate::prelude::*;
-use crate::upstream::{BaseUrl, non_empty};
+use media_mcp_wire::settings::{
+    DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEADLINES, MOVIEPILOT_DEFAULT_DEADLINES,
+    moviepilot_deadline_entries, switch,
+};
 
-/// Deadline of `search.torrents`, which may search many sites (MoviePilot: up to 300 s).
-pub const SEARCH_TORRENTS_DEADLINE_MS: u64 = 300_000;
-/// Longest deadline anyone may configure.
-const MAX_DEADLINE_MS: u64 = 600_000;
+use crate::prelude::*;
+use crate::tool::ConfigProblem;
+use crate::upstream::{BaseUrl, non_empty};
 
 /// What the plugin lets bridged tools do.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -84,15 +85,19 @@ impl MoviePilotConfig {
     }
 }
 
-fn flag(var: &dyn Fn(&str) -> Option<String>, name: &str, problems: &mut Vec<String>) -> bool {
-    match non_empty(var(name)).map(|v| v.to_ascii_lowercase()) {
+fn flag(
+    var: &dyn Fn(&str) -> Option<String>,
+    name: &'static str,
+    problems: &mut Vec<ConfigProblem>,
+) -> bool {
+    match non_empty(var(name)).map(|v| switch(&v)) {
         None => false,
-        Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
-        Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
-        Some(_) => {
+        Some(Some(on)) => on,
+        Some(None) => {
             // An unreadable switch stays off: the safe reading of a typo.
-            problems.push(format!(
-                "{name} must be 1/true/yes/on or 0/false/no/off; treated as off"
+            problems.push(ConfigProblem::new(
+                name,
+                "must be 1/true/yes/on or 0/false/no/off; treated as off",
             ));
             false
         }
@@ -111,20 +116,24 @@ fn list(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<Vec<String>>
 
 fn deadlines(
     var: &dyn Fn(&str) -> Option<String>,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<ConfigProblem>,
 ) -> Vec<(String, u64)> {
-    let mut out = vec![("search.torrents".to_owned(), SEARCH_TORRENTS_DEADLINE_MS)];
-    let Some(raw) = non_empty(var("MEDIA_MCP_MOVIEPILOT_DEADLINES")) else {
+    let mut out: Vec<(String, u64)> = MOVIEPILOT_DEFAULT_DEADLINES
+        .iter()
+        .map(|(name, ms)| ((*name).to_owned(), *ms))
+        .collect();
+    let Some(raw) = non_empty(var(MOVIEPILOT_DEADLINES)) else {
         return out;
     };
-    for entry in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match entry.split_once('=').map(|(k, v)| (k.trim(), v.trim().parse::<u64>())) {
-            Some((k, Ok(ms))) if !k.is_empty() && (100..=MAX_DEADLINE_MS).contains(&ms) => {
-                out.push((k.to_owned(), ms));
-            }
-            _ => problems.push(format!(
-                "MEDIA_MCP_MOVIEPILOT_DEADLINES entry `{}` must be name=milliseconds (100..=600000)",
-                entry.chars().take(60).collect::<String>()
+    for entry in moviepilot_deadline_entries(&raw) {
+        match entry {
+            Ok((name, ms)) => out.push((name.to_owned(), ms)),
+            Err(entry) => problems.push(ConfigProblem::new(
+                MOVIEPILOT_DEADLINES,
+                format!(
+                    "entry `{}` must be name=milliseconds ({DEADLINE_MIN_MS}..={DEADLINE_MAX_MS})",
+                    entry.chars().take(60).collect::<String>()
+                ),
             )),
         }
     }
@@ -134,13 +143,13 @@ fn deadlines(
 /// Reads the MoviePilot settings; `None` when `MOVIEPILOT_URL` is unset or unusable.
 pub fn from_lookup(
     var: &dyn Fn(&str) -> Option<String>,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<ConfigProblem>,
 ) -> Option<MoviePilotConfig> {
     let raw = non_empty(var("MOVIEPILOT_URL"))?;
     let url = match BaseUrl::parse(&raw) {
         Ok(url) => url,
         Err(why) => {
-            problems.push(format!("MOVIEPILOT_URL {why}"));
+            problems.push(ConfigProblem::new("MOVIEPILOT_URL", why));
             return None;
         }
     };
@@ -157,9 +166,10 @@ pub fn from_lookup(
         None | Some("compact") => SchemaMode::Compact,
         Some("full") => SchemaMode::Full,
         Some(_) => {
-            problems.push(
-                "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE must be compact or full; compact is used".into(),
-            );
+            problems.push(ConfigProblem::new(
+                "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
+                "must be compact or full; compact is used",
+            ));
             SchemaMode::Compact
         }
     };

@@ -7,16 +7,13 @@
 use super::client::Client;
 use super::discovery::{UpstreamTool, full_schema};
 use super::republish;
-use super::schema::resolve;
+use super::schema::{branch, operations, resolve};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::tool::{Access, ToolDescriptor};
+use crate::tool::{Access, ToolDescriptor, published};
 use serde_json::{Map, Value, json};
 
-/// The tool's name.
 pub const CONTRACT_TOOL: &str = "moviepilot_input_contract";
-/// The argument keys that tell a tool's operations apart.
-pub(super) const OPERATION_KEYS: [&str; 2] = ["operation_id", "action"];
 /// Most `$defs` entries followed while collecting a branch's definitions.
 const MAX_DEFS: usize = 256;
 
@@ -40,17 +37,16 @@ pub fn note_abridged(mut descriptor: ToolDescriptor) -> ToolDescriptor {
     descriptor
 }
 
-/// The published descriptor.
 pub fn descriptor() -> ToolDescriptor {
     let title = "MoviePilot: input contract of one operation";
-    ToolDescriptor {
-        name: CONTRACT_TOOL.to_owned(),
-        title: title.to_owned(),
-        description: "Returns the full input schema of one MoviePilot tool, or of one of its operations (operation_id or action), with the definitions it uses. Listed schemas of large MoviePilot tools are abridged (compact mode); fetch the contract of the operation you will call before calling it.".to_owned(),
-        input_schema: input_schema().to_string(),
-        output_schema: republish::output_schema(CONTRACT_TOOL).to_string(),
-        annotations: Access::Read.annotations(title).to_string(),
-    }
+    published(
+        CONTRACT_TOOL,
+        title,
+        "Returns the full input schema of one MoviePilot tool, or of one of its operations (operation_id or action), with the definitions it uses. Listed schemas of large MoviePilot tools are abridged (compact mode); fetch the contract of the operation you will call before calling it.".to_owned(),
+        Access::Read,
+        &input_schema(),
+        &republish::output_schema(CONTRACT_TOOL),
+    )
 }
 
 /// Answers a call with `arguments` (JSON text) from the tools discovered in this call.
@@ -113,52 +109,6 @@ fn contract(
             }),
         },
     }
-}
-
-/// The branches of `schema`'s `oneOf`/`anyOf`, `$ref`s resolved.
-pub(super) fn branches(schema: &Value) -> Vec<&Value> {
-    ["oneOf", "anyOf"]
-        .iter()
-        .filter_map(|k| schema.get(*k).and_then(Value::as_array))
-        .flatten()
-        .map(|b| match b.get("$ref").and_then(Value::as_str) {
-            Some(r) => resolve(schema, r).unwrap_or(b),
-            None => b,
-        })
-        .collect()
-}
-
-/// The operation names a branch accepts (`const` or `enum` of an operation key).
-fn names(branch: &Value) -> Vec<&str> {
-    OPERATION_KEYS
-        .iter()
-        .flat_map(|k| names_under(branch, k))
-        .collect()
-}
-
-/// The operation names a branch accepts for argument `key` (its `const` or `enum`).
-pub(super) fn names_under<'a>(branch: &'a Value, key: &str) -> Vec<&'a str> {
-    branch
-        .get("properties")
-        .and_then(|p| p.get(key))
-        .into_iter()
-        .flat_map(|p| {
-            let c = p.get("const").and_then(Value::as_str);
-            let e = p.get("enum").and_then(Value::as_array);
-            c.into_iter()
-                .chain(e.into_iter().flatten().filter_map(Value::as_str))
-        })
-        .collect()
-}
-
-fn operations(schema: &Value) -> Vec<&str> {
-    branches(schema).into_iter().flat_map(names).collect()
-}
-
-fn branch<'a>(schema: &'a Value, op: &str) -> Option<&'a Value> {
-    branches(schema)
-        .into_iter()
-        .find(|b| names(b).contains(&op))
 }
 
 /// `branch` plus the root's definitions it refers to, directly or through other definitions,

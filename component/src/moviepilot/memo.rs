@@ -17,9 +17,8 @@
 //! The host may drop any entry; a missing one is read as "ask MoviePilot again".
 
 use super::config::MoviePilotConfig;
-use super::contract_tool::{OPERATION_KEYS, branches, names_under};
 use super::discovery::Discovered;
-use super::schema::{Weakener, check_weak};
+use super::schema::{OPERATION_KEYS, Weakener, branches, check_weak, names_under};
 use crate::contract::ToolError;
 use crate::host_cache::HostCache;
 use crate::prelude::*;

@@ -9,7 +9,7 @@ use super::discovery::{PROJECTION_MARKER, UpstreamTool};
 use super::policy::tool_is_read_only;
 use crate::contract::compose_output_schema_with;
 use crate::prelude::*;
-use crate::tool::{Access, ToolDescriptor};
+use crate::tool::{Access, Problem, ToolDescriptor, published};
 use once_cell::race::OnceBox;
 use serde_json::{Map, Value, json};
 
@@ -62,14 +62,19 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
-/// MCP annotations: provable reads are read-only; everything else a destructive, non-idempotent write.
-pub fn annotations(name: &str, policy: &Policy) -> Value {
-    let access = if tool_is_read_only(name, policy) {
+/// Provable reads are read-only; everything else a destructive, non-idempotent write.
+fn access(name: &str, policy: &Policy) -> Access {
+    if tool_is_read_only(name, policy) {
         Access::Read
     } else {
         Access::Write
-    };
-    access.annotations(&format!("MoviePilot: {name}"))
+    }
+}
+
+/// MCP annotations of bridged tool `name`.
+#[cfg(test)]
+pub fn annotations(name: &str, policy: &Policy) -> Value {
+    access(name, policy).annotations(&format!("MoviePilot: {name}"))
 }
 
 /// The published input schema: MoviePilot's, without the projection marker.
@@ -90,23 +95,23 @@ pub fn descriptor(tool: &UpstreamTool, policy: &Policy) -> ToolDescriptor {
     } else {
         format!("MoviePilot tool. MoviePilot's description: {text}")
     };
-    ToolDescriptor {
-        name: tool.name.clone(),
-        title: format!("MoviePilot: {}", tool.name),
+    published(
+        &tool.name,
+        &format!("MoviePilot: {}", tool.name),
         description,
-        input_schema: input_schema(tool).to_string(),
-        output_schema: output_schema(&tool.name).to_string(),
-        annotations: annotations(&tool.name, policy).to_string(),
-    }
+        access(&tool.name, policy),
+        &input_schema(tool),
+        &output_schema(&tool.name),
+    )
 }
 
 /// The configuration error for bridged names that clash with the plugin's own tools.
-pub fn collision_problem(names: &[String]) -> Option<String> {
+pub fn collision_problem(names: &[String]) -> Option<Problem> {
     (!names.is_empty()).then(|| {
-        format!(
-            "configuration error: MoviePilot tool name(s) {} collide with Ombi tool names and are not published; rename or disable them in MoviePilot, or configure only one backend",
+        Problem::Configuration(format!(
+            "MoviePilot tool name(s) {} collide with Ombi tool names and are not published; rename or disable them in MoviePilot, or configure only one backend",
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        )
+        ))
     })
 }
 

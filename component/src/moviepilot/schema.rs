@@ -244,5 +244,57 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     crate::schema::resolve(root, reference)
 }
 
+/// The argument keys that tell a tool's operations apart.
+pub(super) const OPERATION_KEYS: [&str; 2] = ["operation_id", "action"];
+
+/// The branches of `schema`'s `oneOf`/`anyOf`, `$ref`s resolved.
+pub(super) fn branches(schema: &Value) -> Vec<&Value> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+        .flatten()
+        .map(|b| match b.get("$ref").and_then(Value::as_str) {
+            Some(r) => resolve(schema, r).unwrap_or(b),
+            None => b,
+        })
+        .collect()
+}
+
+/// The operation names a branch accepts (`const` or `enum` of an operation key).
+fn operation_names(branch: &Value) -> Vec<&str> {
+    OPERATION_KEYS
+        .iter()
+        .flat_map(|k| names_under(branch, k))
+        .collect()
+}
+
+/// The operation names a branch accepts for argument `key` (its `const` or `enum`).
+pub(super) fn names_under<'a>(branch: &'a Value, key: &str) -> Vec<&'a str> {
+    branch
+        .get("properties")
+        .and_then(|p| p.get(key))
+        .into_iter()
+        .flat_map(|p| {
+            let c = p.get("const").and_then(Value::as_str);
+            let e = p.get("enum").and_then(Value::as_array);
+            c.into_iter()
+                .chain(e.into_iter().flatten().filter_map(Value::as_str))
+        })
+        .collect()
+}
+
+pub(super) fn operations(schema: &Value) -> Vec<&str> {
+    branches(schema)
+        .into_iter()
+        .flat_map(operation_names)
+        .collect()
+}
+
+pub(super) fn branch<'a>(schema: &'a Value, op: &str) -> Option<&'a Value> {
+    branches(schema)
+        .into_iter()
+        .find(|b| operation_names(b).contains(&op))
+}
+
 #[cfg(test)]
 mod tests;

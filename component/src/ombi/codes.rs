@@ -2,6 +2,12 @@
 //! (Ombi's `RequestType`, with the base of its request routes) and the issue status
 //! (`IssueStatus`). `read_reference` publishes the same tables.
 
+use crate::tool::Choice;
+
+/// The ISO 639-1 language sent in Ombi's search and request models when the caller names none
+/// (the tools' `language_code` schemas state no default, so this is the one place it lives).
+pub(crate) const DEFAULT_LANGUAGE_CODE: &str = "en";
+
 /// Ombi's `RequestType`: the kind of media a request, issue or vote is about. Upstream 0 is
 /// TV, not movie.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +72,12 @@ impl RequestKind {
     }
 }
 
+impl Choice for RequestKind {
+    fn from_label(label: &str) -> Option<Self> {
+        RequestKind::from_label(label)
+    }
+}
+
 /// Ombi's `IssueStatus` codes with the contract's label and Ombi's name. Code 3 (`Deleted`) has
 /// no label in the contract's issue schema, so only the argument side uses `deleted`.
 pub(crate) const ISSUE_STATUSES: [(i64, &str, &str); 4] = [
@@ -89,4 +101,22 @@ pub(crate) fn issue_status_label(code: i64) -> Option<&'static str> {
         .iter()
         .find(|(c, _, _)| *c == code)
         .map(|(_, l, _)| *l)
+}
+
+/// An issue-status argument (`pending`, `in_progress`, `resolved`, `deleted`) as Ombi's
+/// `IssueStatus` code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IssueStatus(i64);
+
+impl IssueStatus {
+    /// Ombi's numeric code.
+    pub(crate) const fn code(self) -> i64 {
+        self.0
+    }
+}
+
+impl Choice for IssueStatus {
+    fn from_label(label: &str) -> Option<Self> {
+        issue_status_code(label).map(Self)
+    }
 }

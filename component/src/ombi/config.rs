@@ -5,6 +5,7 @@
 //! With no usable `OMBI_URL`, no Ombi tools are listed.
 
 use crate::prelude::*;
+use crate::tool::ConfigProblem;
 use crate::upstream::{BaseUrl, non_empty};
 
 /// Ombi settings.
@@ -22,7 +23,7 @@ pub struct OmbiConfig {
 /// the variable is added to `problems`).
 pub fn from_lookup(
     var: &dyn Fn(&str) -> Option<String>,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<ConfigProblem>,
 ) -> Option<OmbiConfig> {
     non_empty(var("OMBI_URL")).and_then(|raw| match BaseUrl::parse(&raw) {
         Ok(base_url) => Some(OmbiConfig {
@@ -31,7 +32,7 @@ pub fn from_lookup(
             default_user: non_empty(var("OMBI_USER")),
         }),
         Err(why) => {
-            problems.push(format!("OMBI_URL {why}"));
+            problems.push(ConfigProblem::new("OMBI_URL", why));
             None
         }
     })

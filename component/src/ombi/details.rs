@@ -11,9 +11,9 @@ use super::ids::{Ns, positive_id};
 use super::media::{MAX_EPISODES, MediaItem, episode_cut_warning, safe_artwork_uri};
 use super::project::{movie, tv};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -33,7 +33,6 @@ fn ns_rule(ns: &str, media: Value, id_pattern: &str) -> Value {
            "then": {"properties": {"media": media, "id": {"pattern": id_pattern}}}})
 }
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_media",
     "Media details",
@@ -43,7 +42,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let screen = json!({"enum": ["movie", "tv", "person", "collection"]});
     json!({
@@ -57,8 +55,8 @@ pub fn input_schema() -> Value {
                         "description": "Extra detail for movies and TV: cast and crew, streaming providers, ratings, seasons with episodes (TV)."},
             "person_name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The person's name (media=person; Ombi returns only the id)."},
             "credit_media": {"enum": ["movie", "tv", "both"], "default": "both", "description": "Which credits of a person to list (media=person)."},
-            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip (person credits, collection members, artist albums)."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return."}
+            "offset": paging::offset_schema_described("Records to skip (person credits, collection members, artist albums)."),
+            "limit": paging::limit_schema_described("Most records to return.")
         },
         "required": ["media", "id"],
         "additionalProperties": false,
@@ -88,13 +86,12 @@ pub(super) struct Include {
     seasons: bool,
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
+    let media = args.str("media")?;
     let id = args.segment("id")?;
-    let ns = args.str("id_namespace");
-    let inc = args.strs("include").unwrap_or_default();
+    let ns = args.opt_str("id_namespace");
+    let inc = args.opt_strs("include").unwrap_or_default();
     let include = Include {
         credits: inc.contains(&"credits"),
         providers: inc.contains(&"providers"),
@@ -125,16 +122,16 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 Kind::Tv,
             ),
         },
-        "collection" => details_people::collection(&ombi, &id, args.window()),
+        "collection" => details_people::collection(&ombi, &id, args.window()?),
         "person" => details_people::person(&ombi, args),
         "artist" => {
             let path = match ns {
                 Some("ombi_album") => format!("/api/v2/Search/artist/request/{id}"),
                 _ => format!("/api/v2/Search/artist/{id}"),
             };
-            details_people::artist(&ombi, &path, args.window())
+            details_people::artist(&ombi, &path, args.window()?)
         }
-        _ => details_people::album(&ombi, &format!("/api/v2/Search/artist/album/{id}")),
+        _album => details_people::album(&ombi, &format!("/api/v2/Search/artist/album/{id}")),
     }
 }
 

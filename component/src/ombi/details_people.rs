@@ -8,10 +8,11 @@
 use super::ids::{Ns, TargetKind, positive_id};
 use super::media::{MediaItem, safe_artwork_uri};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::paging;
+use crate::paging::Window;
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use crate::upstream::path_segment;
 use alloc::collections::BTreeMap;
 use serde_json::{Value, json};
@@ -61,9 +62,9 @@ pub(super) fn collection(ombi: &Ombi<'_>, id: &str, window: Window) -> Result<Re
 /// One media record per work of a person, with the person as a credit.
 pub(super) fn person(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
     let id = args.segment("id")?;
-    let name = args.str("person_name").unwrap_or_default();
-    let which = args.str("credit_media").unwrap_or("both");
-    let window = args.window();
+    let name = args.str("person_name")?;
+    let which = args.str("credit_media")?;
+    let window = args.window()?;
     let mut works = Works::default();
     for (segment, kind) in [("movie", "movie"), ("tv", "tv")] {
         if which != "both" && which != kind {

@@ -5,6 +5,7 @@
 //! Zero, empty and repeated values are dropped: absent stays absent.
 
 use crate::prelude::*;
+use crate::tool::Choice;
 use serde_json::{Value, json};
 
 /// Contract identifier namespaces.
@@ -132,16 +133,31 @@ pub enum TargetKind {
     Album,
 }
 
+impl TargetKind {
+    /// Every kind.
+    const ALL: [TargetKind; 4] = [Self::Movie, Self::TvParent, Self::TvChild, Self::Album];
+
+    /// The contract's label.
+    pub const fn label(self) -> &'static str {
+        match self {
+            TargetKind::Movie => "movie",
+            TargetKind::TvParent => "tv_parent",
+            TargetKind::TvChild => "tv_child",
+            TargetKind::Album => "album",
+        }
+    }
+}
+
+impl Choice for TargetKind {
+    fn from_label(label: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.label() == label)
+    }
+}
+
 /// A contract `target`, or `None` when the id is not a known positive id.
 pub fn target(kind: TargetKind, id: Option<i64>) -> Option<Value> {
-    let kind = match kind {
-        TargetKind::Movie => "movie",
-        TargetKind::TvParent => "tv_parent",
-        TargetKind::TvChild => "tv_child",
-        TargetKind::Album => "album",
-    };
     id.filter(|i| *i > 0)
-        .map(|id| json!({"kind": kind, "id": id}))
+        .map(|id| json!({"kind": kind.label(), "id": id}))
 }
 
 #[cfg(test)]

@@ -3,13 +3,14 @@
 //! Every search route returns an unpaged array, windowed locally. Ids are labelled by route:
 //! v1 TV search is TVMaze-backed (TVDB id in `theMovieDbId`, TVMaze id in `seriesId`).
 
+use super::codes::DEFAULT_LANGUAGE_CODE;
 use super::ids::{Ns, TargetKind};
 use super::media::{MediaItem, safe_artwork_uri};
 use super::project::{movie, tv};
 use super::shape::records;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -20,7 +21,6 @@ use serde_json::{Value, json};
 /// Ombi's `ResultLimit` for v1 movie search and person credits.
 const OMBI_MOVIE_RESULT_LIMIT: usize = 10;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_search",
     "Search media",
@@ -30,7 +30,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -43,8 +42,8 @@ pub fn input_schema() -> Value {
             "language_code": {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 language for titles (movie and movie_by_person only)."},
             "include": {"type": "array", "items": {"enum": ["movies", "tv_shows", "music", "people"]}, "minItems": 1, "uniqueItems": true,
                         "description": "What multi search covers (default all four)."},
-            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Results to skip."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most results to return."}
+            "offset": paging::offset_schema_described("Results to skip."),
+            "limit": paging::limit_schema_described("Most results to return.")
         },
         "required": ["query"],
         "additionalProperties": false,
@@ -56,17 +55,16 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let query = args.str("query").unwrap_or_default();
+    let query = args.str("query")?;
     let term = args.segment("query")?;
-    let media = args.str("media").unwrap_or("multi");
-    let window = args.window();
+    let media = args.str("media")?;
+    let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     let (rows, kind): (Vec<Value>, Row) = match media {
-        "movie" if args.has("year") || args.has("language_code") => {
-            let body = json!({"searchTerm": query, "year": args.int("year"), "languageCode": args.str("language_code").unwrap_or("en")});
+        "movie" if args.given("year") || args.given("language_code") => {
+            let body = json!({"searchTerm": query, "year": args.opt_int("year"), "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
             (
                 records(
                     ombi.send(
@@ -88,7 +86,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             Row::Movie,
         ),
         "movie_by_person" => {
-            let body = json!({"searchTerm": query, "languageCode": args.str("language_code").unwrap_or("en")});
+            let body = json!({"searchTerm": query, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
             (
                 records(
                     ombi.send(
@@ -128,7 +126,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ),
         _ => {
             let include = args
-                .strs("include")
+                .opt_strs("include")
                 .unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
             let body = json!({
                 "movies": include.contains(&"movies"), "tvShows": include.contains(&"tv_shows"),

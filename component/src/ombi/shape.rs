@@ -1,30 +1,10 @@
 //! Shared building blocks of upstream shapes and contract records used by every tool group:
-//! the paging argument schemas, array/object bodies, `metric` records and local pages.
+//! array/object bodies, `metric` records and local pages.
 
 use crate::contract::ToolError;
-use crate::paging;
+use crate::paging::{self, Window};
 use crate::prelude::*;
-use crate::tool::args::Window;
 use serde_json::{Map, Value, json};
-
-/// The `offset` property of every list-style tool.
-pub fn offset_schema() -> Value {
-    json!({"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip."})
-}
-
-/// The `limit` property of every list-style tool.
-pub fn limit_schema() -> Value {
-    json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Most records to return (1-100)."})
-}
-
-/// `properties` with the common paging properties added.
-pub fn with_paging(mut properties: Value) -> Value {
-    if let Some(p) = properties.as_object_mut() {
-        p.insert("offset".into(), offset_schema());
-        p.insert("limit".into(), limit_schema());
-    }
-    properties
-}
 
 /// The upstream body of a list route as an array. 204/empty and JSON `null` (ASP.NET answers a
 /// `null` result with 204) are not an empty list: what the list holds is unknown, so they are

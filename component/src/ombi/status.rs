@@ -4,20 +4,23 @@
 
 use crate::contract::{ErrorCode, Rendered, Reply, ToolError, compose_output_schema, render};
 use crate::prelude::*;
-use crate::tool::{Access, ToolDescriptor};
-use serde_json::json;
+use crate::tool::{ConfigProblem, StatusTool, ToolDescriptor};
 
-/// The tool's name.
-pub(crate) const STATUS_TOOL: &str = "ombi_status";
-const TITLE: &str = "Ombi backend status";
+pub(super) const TOOL: StatusTool = StatusTool {
+    name: "ombi_status",
+    title: "Ombi backend status",
+};
 
 /// Whether `problems` say `OMBI_URL` was set but could not be used.
-pub(crate) fn ombi_unusable(problems: &[String]) -> bool {
-    problems.iter().any(|p| p.starts_with("OMBI_URL"))
+pub(super) fn ombi_unusable(problems: &[ConfigProblem]) -> bool {
+    problems.iter().any(|p| p.variable == "OMBI_URL")
 }
 
-fn said(problems: &[String]) -> String {
+fn said(problems: &[ConfigProblem]) -> String {
     problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
         .join("; ")
         .chars()
         .filter(|c| !c.is_control())
@@ -25,24 +28,18 @@ fn said(problems: &[String]) -> String {
         .collect()
 }
 
-/// The tool as listed.
-pub(crate) fn descriptor(problems: &[String]) -> ToolDescriptor {
-    ToolDescriptor {
-        name: STATUS_TOOL.to_owned(),
-        title: TITLE.to_owned(),
-        description: format!(
+pub(super) fn descriptor(problems: &[ConfigProblem]) -> ToolDescriptor {
+    TOOL.descriptor(
+        format!(
             "Reports why the Ombi tools are not available: Ombi is configured but unusable. Configuration problems: {}",
             said(problems)
         ),
-        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false})
-            .to_string(),
-        output_schema: compose_output_schema(STATUS_TOOL, &["metrics"]).to_string(),
-        annotations: Access::Read.annotations(TITLE).to_string(),
-    }
+        &compose_output_schema(TOOL.name, &["metrics"]),
+    )
 }
 
 /// The result of a call: always the configuration error, naming the problems.
-pub(crate) fn call(problems: &[String], correlation_id: &str) -> Rendered {
+pub(super) fn call(problems: &[ConfigProblem], correlation_id: &str) -> Rendered {
     // The plugin's own text: variable names would otherwise be redacted as key-like words.
     let error = ToolError {
         message: format!(
@@ -51,7 +48,7 @@ pub(crate) fn call(problems: &[String], correlation_id: &str) -> Rendered {
         ),
         ..ToolError::new(ErrorCode::UnsupportedCapability, "")
     };
-    render(STATUS_TOOL, correlation_id, Reply::failure(error))
+    render(TOOL.name, correlation_id, Reply::failure(error))
 }
 
 #[cfg(test)]

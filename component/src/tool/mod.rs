@@ -4,183 +4,24 @@
 //!
 //! This layer knows no backend; backends and the catalogue depend on it.
 
-pub(crate) mod args;
-pub mod selection;
+mod args;
+mod problem;
+mod selection;
+mod spec;
+mod status;
 
-pub(crate) use args::{Args, Window};
-pub use selection::Selection;
+#[cfg(test)]
+pub(crate) use args::Read;
+pub(crate) use args::{Args, Choice, parse_object};
+pub use problem::ConfigProblem;
+pub use selection::{READ_ONLY_VAR, Selection};
+pub(crate) use spec::published;
+pub use spec::{Access, ToolDescriptor, ToolSpec};
+pub(crate) use status::{Problem, StatusTool};
 
-use crate::contract::{Rendered, Reply, ToolError, compose_output_schema};
+use crate::contract::Rendered;
 use crate::prelude::*;
-use crate::schema;
 use crate::upstream::Upstream;
-use serde_json::{Value, json};
-
-/// Whether a tool reads or changes upstream state (drives the MCP annotations).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    /// No side effects: `readOnlyHint: true`, `idempotentHint: true`.
-    Read,
-    /// Changes state: `readOnlyHint: false`, `idempotentHint: false`, `destructiveHint: true`.
-    Write,
-}
-
-impl Access {
-    /// MCP annotations for a tool titled `title`. `openWorldHint` is true for every tool: each
-    /// one talks to an upstream server.
-    pub fn annotations(self, title: &str) -> Value {
-        match self {
-            Access::Read => {
-                json!({"title": title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
-            }
-            Access::Write => {
-                json!({"title": title, "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
-            }
-        }
-    }
-}
-
-/// One tool of a backend's own registry; `H` is the backend's handler type.
-pub struct ToolSpec<H> {
-    /// Tool name, as in the contract.
-    pub name: &'static str,
-    /// Human-readable title.
-    pub title: &'static str,
-    /// What it does, for the model (never the output contract).
-    pub description: &'static str,
-    /// Read or write.
-    pub access: Access,
-    /// The result families it may return (contract tool → family matrix).
-    pub families: &'static [&'static str],
-    /// Its `inputSchema`.
-    pub input_schema: fn() -> Value,
-    /// The work.
-    pub handler: H,
-    /// The read tool that reconciles an unknown outcome (writes only).
-    pub reconcile_with: Option<&'static str>,
-}
-
-impl<H> ToolSpec<H> {
-    /// A read tool returning one of `families`.
-    pub const fn read(
-        name: &'static str,
-        title: &'static str,
-        description: &'static str,
-        families: &'static [&'static str],
-        input_schema: fn() -> Value,
-        handler: H,
-    ) -> Self {
-        Self {
-            name,
-            title,
-            description,
-            access: Access::Read,
-            families,
-            input_schema,
-            handler,
-            reconcile_with: None,
-        }
-    }
-
-    /// A write tool: it returns `mutation`, and the read tool `reconcile_with` checks an
-    /// unknown outcome.
-    pub const fn write(
-        name: &'static str,
-        title: &'static str,
-        description: &'static str,
-        reconcile_with: &'static str,
-        input_schema: fn() -> Value,
-        handler: H,
-    ) -> Self {
-        Self {
-            name,
-            title,
-            description,
-            access: Access::Write,
-            families: &["mutation"],
-            input_schema,
-            handler,
-            reconcile_with: Some(reconcile_with),
-        }
-    }
-
-    /// MCP annotations.
-    pub fn annotations(&self) -> Value {
-        self.access.annotations(self.title)
-    }
-
-    /// The tool as `list-tools` publishes it.
-    pub fn descriptor(&self) -> ToolDescriptor {
-        ToolDescriptor {
-            name: self.name.to_owned(),
-            title: self.title.to_owned(),
-            description: self.description.to_owned(),
-            input_schema: (self.input_schema)().to_string(),
-            output_schema: compose_output_schema(self.name, self.families).to_string(),
-            annotations: self.annotations().to_string(),
-        }
-    }
-
-    /// `arguments` (JSON text) checked against this tool's `inputSchema`.
-    ///
-    /// # Errors
-    /// `INVALID_ARGUMENT` naming the offending field.
-    pub(crate) fn parse_arguments(&self, arguments: &str) -> Result<Args, ToolError> {
-        let map = parse_object(arguments)?;
-        let value = Value::Object(map);
-        schema::validate(&(self.input_schema)(), &value).map_err(|v| {
-            let msg = if v.field.is_empty() {
-                v.message.clone()
-            } else {
-                format!("{} {}", v.field, v.message)
-            };
-            ToolError::invalid_argument(
-                if v.field.is_empty() {
-                    "arguments".to_owned()
-                } else {
-                    v.field
-                },
-                msg,
-            )
-        })?;
-        let Value::Object(map) = value else {
-            return Err(ToolError::internal("arguments changed type"));
-        };
-        Ok(Args::new(map))
-    }
-
-    /// `reply` with, for an `UNKNOWN_OUTCOME` of a write, the advice to reconcile with a read.
-    pub(crate) fn advise(&self, reply: Reply) -> Reply {
-        match self.reconcile_with {
-            Some(read) => {
-                reply.advise_unknown_outcome("the request", &format!("check with {read}"))
-            }
-            None => reply,
-        }
-    }
-}
-
-/// Arguments as a JSON object; empty text is `{}`.
-///
-/// # Errors
-/// `INVALID_ARGUMENT` (`arguments`) when the text is not a JSON object.
-pub(crate) fn parse_object(arguments: &str) -> Result<serde_json::Map<String, Value>, ToolError> {
-    let text = if arguments.trim().is_empty() {
-        "{}"
-    } else {
-        arguments
-    };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(ToolError::invalid_argument(
-            "arguments",
-            "arguments must be a JSON object",
-        )),
-    }
-}
-
-/// A tool as published by `list-tools`: the record every host receives (`media-mcp-wire`).
-pub use media_mcp_wire::ToolRecord as ToolDescriptor;
 
 /// What the host tells the plugin about one call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

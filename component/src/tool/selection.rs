@@ -8,11 +8,14 @@
 //! `MEDIA_MCP_TOOLS_DENY` entry drops everything, an unreadable `MEDIA_MCP_READ_ONLY` is on.
 //! Hosts are expected to refuse such settings at start (the harness does).
 
+use media_mcp_wire::settings::switch;
+
+use super::problem::ConfigProblem;
 use crate::prelude::*;
 use crate::upstream::non_empty;
 
 /// The variable that hides and refuses writing tools.
-pub const READ_ONLY_VAR: &str = "MEDIA_MCP_READ_ONLY";
+pub const READ_ONLY_VAR: &str = media_mcp_wire::settings::READ_ONLY;
 /// The variable listing the tools to publish.
 pub const TOOLS_VAR: &str = "MEDIA_MCP_TOOLS";
 /// The variable listing the tools never to publish.
@@ -32,14 +35,17 @@ pub struct Selection {
 impl Selection {
     /// Reads the selection through `var`; problems (never values of other variables) are added
     /// to `problems`.
-    pub fn from_lookup(var: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Self {
-        let read_only = match non_empty(var(READ_ONLY_VAR)).map(|v| v.to_ascii_lowercase()) {
+    pub fn from_lookup(
+        var: &dyn Fn(&str) -> Option<String>,
+        problems: &mut Vec<ConfigProblem>,
+    ) -> Self {
+        let read_only = match non_empty(var(READ_ONLY_VAR)).map(|v| switch(&v)) {
             None => false,
-            Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
-            Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
-            Some(_) => {
-                problems.push(format!(
-                    "{READ_ONLY_VAR} must be 1/true/yes/on or 0/false/no/off; treated as on"
+            Some(Some(on)) => on,
+            Some(None) => {
+                problems.push(ConfigProblem::new(
+                    READ_ONLY_VAR,
+                    "must be 1/true/yes/on or 0/false/no/off; treated as on",
                 ));
                 true
             }
@@ -75,7 +81,11 @@ impl Selection {
 }
 
 /// The comma-separated entries of `raw`; an entry that is not a valid pattern is `None`.
-fn patterns(var: &str, raw: &str, problems: &mut Vec<String>) -> Vec<Option<String>> {
+fn patterns(
+    var: &'static str,
+    raw: &str,
+    problems: &mut Vec<ConfigProblem>,
+) -> Vec<Option<String>> {
     raw.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -83,7 +93,7 @@ fn patterns(var: &str, raw: &str, problems: &mut Vec<String>) -> Vec<Option<Stri
             Ok(()) => Some(p.to_owned()),
             Err(why) => {
                 let shown: String = p.chars().filter(|c| !c.is_control()).take(60).collect();
-                problems.push(format!("{var} entry `{shown}` {why}"));
+                problems.push(ConfigProblem::new(var, format!("entry `{shown}` {why}")));
                 None
             }
         })

@@ -5,7 +5,7 @@
 //! routes, and 204 for null results. A request that may have been delivered and changed state
 //! (`mutation`) never becomes a retryable error.
 
-use super::{HttpResponse, UpstreamError};
+use super::exchange::{HttpResponse, UpstreamError};
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};

@@ -211,13 +211,14 @@ impl FakeMoviePilotBuilder {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         listener.set_nonblocking(true).expect("nonblocking");
         let addr = listener.local_addr().expect("address");
+        let state = tools::State {
+            overview_chars: self.overview_chars,
+            ..tools::State::default()
+        };
         let shared = Arc::new(Shared {
             settings: self,
             log: Mutex::default(),
-            state: Mutex::new(tools::State {
-                overview_chars: self.overview_chars,
-                ..tools::State::default()
-            }),
+            state: Mutex::new(state),
             faults: Mutex::default(),
             changes: Mutex::default(),
             responder: Responder::new("uvicorn"),

@@ -1,18 +1,25 @@
 //! What the harness checks before a request costs a slot or its body is read: the `Host`
 //! header, then the transport component's own admission (path, Origin, CORS preflight,
 //! method, token, user header, content type, protocol version, declared size), run natively:
+//! in OAuth mode the protected resource metadata is answered here too, while the access token
+//! is checked inside the component (its keys come from the identity provider over wasi:http).
 //! `media-mcp-transport` is plain Rust, so the harness links the same code the component runs,
 //! and refuses exactly what the component would, without an instance. A request it admits is
 //! admitted again inside the component, by the same rules.
 
 use bytes::Bytes;
 use http_body_util::Full;
+use media_mcp_transport::auth::AuthMode;
 use media_mcp_transport::http::{self, Admitted, Head, Response};
-use media_mcp_transport::{Settings, admit};
+use media_mcp_transport::{Settings, admit, resource_server};
 
 use crate::sandbox::GatewayResponse;
 
 /// Admits `parts` on its headers alone, or gives the answer to send (with its CORS headers).
+#[allow(
+    clippy::result_large_err,
+    reason = "the refusal is the response sent at once, never stored or passed along"
+)]
 pub(super) fn check(
     settings: &Settings,
     parts: &hyper::http::request::Parts,
@@ -38,6 +45,10 @@ pub(super) fn check(
                 http::TRANSPORT_ERROR,
                 "bad request: an HTTP/1.1 request needs a Host header",
             )
+        } else if let AuthMode::OAuth(o) = &settings.auth
+            && let Some(metadata) = resource_server::metadata::serve(o, &settings.path, &head)
+        {
+            metadata
         } else {
             match admit(settings, &head) {
                 Ok(admitted) => return Ok(admitted),

@@ -166,8 +166,10 @@ fn keys_split_by_invisible_characters_or_line_breaks_are_redacted_whole() {
         redacted("\u{202e}x\u{200b}ombi-secret\u{200b}y"),
         format!("\u{202e}x\u{200b}{REDACTED}\u{200b}y")
     );
-    let innocent = "caf\u{e9} \u{202e}ombi-secre\u{200b} mp-secre t";
+    let innocent = "caf\u{e9} \u{202e}ombi-secre\u{200b} mp-secre";
     assert_eq!(redacted(innocent), innocent);
+    // A key split by white space is still the key.
+    assert_eq!(redacted("mp-secre t"), REDACTED);
 }
 
 #[test]

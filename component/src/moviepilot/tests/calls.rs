@@ -404,13 +404,13 @@ fn torrent_searches_get_300_s_and_a_timeout_after_a_sent_write_is_unknown() {
     assert_eq!(up.requests()[3].timeout_ms, 300_000);
     assert_eq!(
         up.requests()[0].timeout_ms,
-        crate::config::DEFAULT_CALL_DEADLINE_MS
+        media_mcp_wire::settings::CALL_DEADLINE.default
     );
     let args = json!({"operation_id": "search.torrents"}).to_string();
     assert!(plugin.call_deadline_ms("moviepilot_api", &args) >= 300_000);
     assert_eq!(
         plugin.call_deadline_ms("search_media", "{}"),
-        crate::config::DEFAULT_CALL_DEADLINE_MS
+        media_mcp_wire::settings::CALL_DEADLINE.default
     );
 
     let up = answering(|_| Err(UpstreamError::Timeout { sent: true }));

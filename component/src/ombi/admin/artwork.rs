@@ -8,7 +8,7 @@
 //! TV banner route returns the first season poster.
 
 use crate::contract::ToolError;
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::ombi::media::artwork_uri as validate;
 use crate::prelude::*;
 use serde_json::{Value, json};

@@ -1,9 +1,9 @@
-//! Helpers shared by the admin read tools: the common paging arguments, strict decoding of
+//! Helpers shared by the admin read tools: strict decoding of
 //! upstream arrays and fields, `reference` records with clean-label selection (contract
 //! `reference_page` rules), `metric` records, and compound reads that may partly fail.
 
 use crate::contract::{ErrorCode, Reply, ToolError};
-pub use crate::ombi::shape::{array, local_page, with_paging};
+pub use crate::ombi::shape::{array, local_page};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
 

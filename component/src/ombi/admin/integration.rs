@@ -7,8 +7,8 @@
 
 use super::common::{self, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::id_text;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;
@@ -36,7 +36,6 @@ const PAIRS: &[(&str, &[&str])] = &[
     ("jellyfin", &["users"]),
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_integration",
     "Connected services",
@@ -46,7 +45,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let services: Vec<&str> = PAIRS.iter().map(|(s, _)| *s).collect();
     let rules: Vec<Value> = PAIRS
@@ -55,7 +53,7 @@ pub fn input_schema() -> Value {
         .collect();
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "service": {"enum": services, "description": "The connected service: sonarr, radarr, radarr_4k, lidarr, plex, emby or jellyfin."},
             "resource": {"enum": ["quality_profiles", "root_folders", "language_profiles", "tags", "version", "users", "watchlist_users"],
                          "description": "What to list. sonarr: quality_profiles, root_folders, language_profiles, tags, version. radarr: quality_profiles, root_folders, tags. radarr_4k and lidarr: quality_profiles, root_folders. plex: users, watchlist_users. emby and jellyfin: users."}
@@ -66,15 +64,14 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let service = args.str("service").unwrap_or_default();
-    let resource = args.str("resource").unwrap_or_default();
+    let service = args.str("service")?;
+    let resource = args.str("resource")?;
     let path = route(service, resource).ok_or_else(|| {
         ToolError::invalid_argument("resource", format!("{service} has no {resource}"))
     })?;
     let ombi = call.ombi()?;
-    let window = args.window();
+    let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     if resource == "version" {
         let version = match ombi.get::<Value>(path)? {

@@ -9,19 +9,19 @@
 use super::artwork;
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
+use crate::paging::Window;
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use serde_json::{Value, json};
 
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).
 const RECENTLY_ADDED_CAP: usize = 30;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_library",
     "Library and calendar",
@@ -31,11 +31,10 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "view": {"enum": ["recently_added_movies", "recently_added_tv", "recently_added_tv_grouped", "calendar", "artwork"],
                      "description": "recently_added_movies / recently_added_tv (one entry per episode) / recently_added_tv_grouped (one entry per season number): what the media servers added in the last week; calendar: requested titles with release dates around now; artwork: an image of one title."},
             "media": {"enum": ["movie", "tv", "album"], "description": "artwork: the kind of title."},
@@ -63,12 +62,11 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
+    let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let view = args.str("view").unwrap_or_default();
+    let view = args.str("view")?;
     match view {
         "calendar" => {
             let rows = array(ombi.get::<Value>("/api/v2/Calendar")?, "calendar entries")?;
@@ -87,11 +85,11 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         "artwork" => {
             let (media, ns, id) = (
-                args.str("media").unwrap_or_default(),
-                args.str("id_namespace").unwrap_or_default(),
+                args.str("media")?,
+                args.str("id_namespace")?,
                 args.segment("id")?,
             );
-            let kind = args.str("artwork_kind").unwrap_or("poster");
+            let kind = args.str("artwork_kind")?;
             let plan = artwork::plan(media, kind, ns, &id).ok_or_else(|| {
                 ToolError::invalid_argument(
                     "artwork_kind",

@@ -8,8 +8,8 @@
 
 use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
@@ -29,7 +29,6 @@ const MAX_LINES: usize = 500;
 /// that from-the-end reads lose their oldest lines, not their newest.
 const LINE_BYTES_BUDGET: usize = 48 * 1024;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_logs",
     "Read server logs",
@@ -39,7 +38,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -64,13 +62,13 @@ fn file_pattern() -> &'static Pattern {
     RE.get_or_init(|| Box::new(Pattern::new(FILE_PATTERN).expect("valid pattern")))
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let offset = args.int("offset").unwrap_or(0).max(0) as usize;
-    let limit = args.int("limit").unwrap_or(200).clamp(1, MAX_LINES as i64) as usize;
+    // This tool's own paging (lines, up to MAX_LINES), so not the common window.
+    let offset = args.int("offset")?.max(0) as usize;
+    let limit = args.int("limit")?.clamp(1, MAX_LINES as i64) as usize;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    if args.str("view") == Some("files") {
+    if args.str("view")? == "files" {
         let body = ombi.get::<Value>("/api/v2/System/logs")?;
         let names = super::common::array(body, "log file names")?;
         let mut vetted = Vec::new();
@@ -102,7 +100,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         let next = (end < vetted.len()).then_some(end);
         return Ok(Reply::ok(json!({"kind": "logs", "files": files, "offset": offset, "next_offset": next, "truncated": false})).warn_all(warnings));
     }
-    let file = args.str("file_id").unwrap_or_default();
+    let file = args.str("file_id")?;
     // The schema already checked the pattern; checked again because the name becomes a path.
     if !file_pattern().is_match(file) {
         return Err(ToolError::invalid_argument(
@@ -145,7 +143,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             "Ombi answered the log read with something other than text",
         ));
     };
-    let from_end = args.bool("from_end").unwrap_or(true);
+    let from_end = args.bool("from_end")?;
     let (lines, next, truncated, redacted) = window(&text, offset, limit, from_end);
     if redacted > 0 {
         warnings.push(format!(

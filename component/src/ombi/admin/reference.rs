@@ -8,8 +8,8 @@
 use super::common::{self, matches, opt_str, reference, req_int, req_str};
 use super::reference_tables;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape::LocalWindow;
 use crate::paging;
 use crate::prelude::*;
@@ -37,7 +37,6 @@ const KINDS: &[&str] = &[
     "limit_types",
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_reference",
     "Reference lists",
@@ -47,11 +46,10 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "kind": {"enum": KINDS, "description": "Which list: genres_movie/genres_tv (TMDB genre ids), languages (ISO 639-1), streaming_countries (ISO 3166), issue_categories, roles, keywords (TMDB keywords, needs query or keyword_id), watch_providers_movie/watch_providers_tv (TMDB's global provider catalogue, needs query), features (Ombi feature flags), or one of Ombi's code tables: request_types, issue_statuses, vote_types, notification_agents, request_statuses, limit_types."},
             "query": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[^\\x00-\\x1f]+$",
                       "description": "Search text for keywords and watch providers; for other kinds, keeps only entries whose name contains it (case-insensitive)."},
@@ -69,11 +67,10 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let kind = args.str("kind").unwrap_or_default();
-    let window = args.window();
-    let query = args.str("query");
+    let kind = args.str("kind")?;
+    let window = args.window()?;
+    let query = args.opt_str("query");
     if let Some(table) = reference_tables::table(kind) {
         let all = table
             .rows
@@ -98,7 +95,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     if kind == "keywords"
-        && let Some(id) = args.int("keyword_id")
+        && let Some(id) = args.opt_int("keyword_id")
     {
         let row = ombi
             .get::<Value>(&format!("/api/v1/TheMovieDb/Keywords/{id}"))?

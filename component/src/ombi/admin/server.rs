@@ -8,8 +8,8 @@
 use super::common::{self, compound, reference};
 use crate::contract::budget::MAX_ITEMS;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::shape;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -17,7 +17,6 @@ use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_server",
     "Server status",
@@ -27,11 +26,10 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
-        "properties": common::with_paging(json!({
+        "properties": crate::paging::with_paging(json!({
             "view": {"enum": ["status", "about", "update", "request_counts", "capabilities", "health"],
                      "description": "status (reachable, version, first-run wizard done), about (version, branch, runtime and database types), update (whether Ombi's last update check found a newer version), request_counts (pending, approved, available and denied requests across the server), capabilities (which integrations and features are switched on), health (Ombi's health check: Healthy, Degraded or Unhealthy)."}
         })),
@@ -71,10 +69,9 @@ fn instance_metric(name: &str, value: Value) -> Value {
     shape::metric(name, value, "instance", None)
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    match args.str("view").unwrap_or_default() {
+    match args.str("view")? {
         "status" => {
             let mut values = Vec::new();
             let mut failures = Vec::new();
@@ -130,7 +127,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             Ok(Reply::ok(common::local_page(
                 "reference_page",
                 items,
-                args.window(),
+                args.window()?,
                 "references",
             )))
         }

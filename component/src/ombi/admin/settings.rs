@@ -8,8 +8,8 @@
 //! function `write_settings_update` checks, and only for sections it can patch.
 
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::settings_revision::{self, leaf_value};
 use crate::prelude::*;
 use crate::tool::Args;
@@ -141,7 +141,6 @@ static SECTIONS: &[Section] = &[
     },
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_settings",
     "Read settings",
@@ -151,7 +150,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let names: Vec<&str> = SECTIONS.iter().map(|s| s.name).collect();
     json!({
@@ -164,9 +162,8 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
-    let name = args.str("section").unwrap_or_default();
+    let name = args.str("section")?;
     let section = SECTIONS.iter().find(|s| s.name == name).ok_or_else(|| {
         ToolError::invalid_argument("section", format!("unknown section {name:?}"))
     })?;

@@ -1,6 +1,6 @@
 //! Movie view models.
 
-use super::genre_names;
+use super::genres::genre_names;
 use crate::ombi::ids::{Ns, TargetKind};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use serde_json::Value;

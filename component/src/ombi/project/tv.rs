@@ -2,7 +2,7 @@
 //! TMDB, `seriesId` echoes TMDB or is 0 and is never TVMaze) and the v1 TVMaze-backed routes
 //! (`theMovieDbId` and `id` hold the TVDB id, `seriesId` the TVMaze id).
 
-use super::genre_names;
+use super::genres::genre_names;
 use crate::ombi::ids::{Ns, TargetKind};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! Shared pieces of the request/people read tools: paging argument schemas, a record builder
+//! Shared pieces of the request/people read tools: a record builder
 //! that keeps absent values absent, and the upstream enum tables.
 //!
 //! Enum rule (contract "Reference/metric names"): an upstream code without a verified label
@@ -6,7 +6,7 @@
 //! reported in `warnings`; it never fails the call.
 
 use crate::ombi::codes::RequestKind;
-pub use crate::ombi::shape::{array, limit_schema, metric, object, offset_schema};
+pub use crate::ombi::shape::{array, metric, object};
 use crate::prelude::*;
 use serde_json::{Map, Value, json};
 

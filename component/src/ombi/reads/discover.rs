@@ -6,23 +6,24 @@
 //! TVMaze id). The `requested` category falls back to the bounded recently-requested feed:
 //! its pages are marked truncated, with no total or continuation.
 
-use super::common::{limit_schema, offset_schema};
 use super::request_items::ParentIndex;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
+use crate::ombi::codes::{DEFAULT_LANGUAGE_CODE, RequestKind};
 use crate::ombi::ids::{Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MediaItem, safe_artwork_uri};
 use crate::ombi::project;
-use crate::ombi::{Call, OmbiTool};
+use crate::paging::Window;
 use crate::paging::{self, Beyond};
+use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use crate::upstream::Effect;
 use crate::upstream::Method;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_discover",
     "Discover media",
@@ -123,15 +124,15 @@ fn rows(body: Option<Option<Vec<BrowseRow>>>) -> Vec<Value> {
 
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
-    let tv = args.str("media") == Some("tv");
-    let category = args.str("category").unwrap_or("popular");
+    let window = args.window()?;
+    let tv = args.choice::<RequestKind>("media")? == RequestKind::Tv;
+    let category = args.str("category")?;
     let mut w = Vec::new();
     if category == "requested" {
         return requested(&ombi, tv, window);
     }
     if category == "similar" {
-        let body = json!({"theMovieDbId": args.int("tmdb_id"), "languageCode": args.str("language_code").unwrap_or("en")});
+        let body = json!({"theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
         let found = rows(ombi.send(
             Method::Post,
             "/api/v2/Search/movie/similar",
@@ -150,7 +151,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     }
     let (pos, amt) = (window.offset, window.limit);
     let found = if category == "advanced" {
-        let body = discover_model(args.value("filters").unwrap_or(&Value::Null));
+        let body = discover_model(args.value("filters")?);
         rows(ombi.send(
             Method::Post,
             &format!("/api/v2/Search/advancedSearch/movie/{pos}/{amt}"),

@@ -6,16 +6,17 @@
 //! issues, not groups, so the adapter reads one bounded upstream slice, merges groups split by
 //! that paging, and windows groups locally.
 
-use super::common::{self, Rec, array, limit_schema, metric, object, offset_schema};
+use super::common::{self, Rec, array, metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::codes::{issue_status_code, issue_status_label};
-use crate::ombi::{Call, OmbiTool};
+use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::codes::{IssueStatus, issue_status_label};
+use crate::paging::Window;
 use crate::paging::{self, Beyond};
+use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_issues",
     "Read issues",
@@ -57,11 +58,10 @@ const MAX_NESTED: usize = 100;
 
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
-    let status_code = issue_status_code(args.str("status").unwrap_or("pending")).unwrap_or(0);
+    let window = args.window()?;
+    let status_code = args.choice::<IssueStatus>("status")?.code();
     let mut w = vec![];
-    let issue_id = args.int("issue_id").unwrap_or(0);
-    let (data, truncated) = match args.str("view").unwrap_or("list") {
+    let (data, truncated) = match args.str("view")? {
         "list" => {
             w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
             w.push(
@@ -89,6 +89,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )
         }
         "detail" => {
+            let issue_id = args.int("issue_id")?;
             let row = object(ombi.get(&format!("/api/v1/Issues/{issue_id}"))?, "issue")?
                 .ok_or_else(|| {
                     ToolError::new(ErrorCode::NotFound, format!("no issue {issue_id}"))
@@ -104,10 +105,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         v @ ("by_request" | "by_provider") => {
             let path = if v == "by_request" {
-                format!(
-                    "/api/v1/Issues/request/{}",
-                    args.int("request_id").unwrap_or(0)
-                )
+                format!("/api/v1/Issues/request/{}", args.int("request_id")?)
             } else {
                 format!("/api/v1/Issues/provider/{}", args.segment("provider_id")?)
             };
@@ -118,6 +116,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             (local_page("issue_page", all, window, "issues"), false)
         }
         "comments" => {
+            let issue_id = args.int("issue_id")?;
             let rows = array(
                 ombi.get(&format!("/api/v1/Issues/{issue_id}/comments"))?,
                 "comments",
@@ -131,7 +130,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let body: Option<Value> = ombi.get(&path)?;
             provider_summary(body, &mut w)?
         }
-        _ => {
+        _counts => {
             let counts =
                 object(ombi.get("/api/v1/Issues/count")?, "issue counts")?.ok_or_else(|| {
                     ToolError::schema_mismatch("the issue count route answered with no body")
@@ -260,7 +259,7 @@ fn project_group(row: &Value, warnings: &mut Vec<String>) -> (Value, bool) {
 /// bounded slice from position 0 is read, groups cut by that slice are merged, and groups are
 /// windowed locally. The total is known only when the slice held every issue.
 fn summary(
-    ombi: &crate::ombi::Ombi<'_>,
+    ombi: &crate::ombi::client::Ombi<'_>,
     status: i64,
     window: Window,
     w: &mut Vec<String>,

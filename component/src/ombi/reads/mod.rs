@@ -11,7 +11,7 @@ mod requests;
 mod users;
 mod votes;
 
-use crate::ombi::OmbiTool;
+use crate::ombi::call::OmbiTool;
 
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&OmbiTool] = &[

@@ -7,7 +7,7 @@
 
 use super::common::{Rec, real_date};
 use crate::contract::ToolError;
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::{Identifiers, Ns, TargetKind, positive_id, target};
 use crate::ombi::media::{MAX_EPISODES, episode_cut_warning};
 use crate::prelude::*;

@@ -8,14 +8,13 @@
 
 use super::common::{metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::RequestKind;
-use crate::ombi::{Call, OmbiTool};
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::encode_query_value;
 use serde_json::{Map, Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_request_stats",
     "Read request statistics",
@@ -54,12 +53,9 @@ fn input_schema() -> Value {
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings = Vec::new();
-    let values = match args.str("scope").unwrap_or("counts") {
+    let values = match args.str("scope")? {
         "summary" => {
-            let (from, to) = (
-                args.str("from").unwrap_or_default(),
-                args.str("to").unwrap_or_default(),
-            );
+            let (from, to) = (args.str("from")?, args.str("to")?);
             if !before(from, to) {
                 return Err(ToolError::invalid_argument(
                     "to",
@@ -77,17 +73,16 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             })?;
             project_summary(&stats, &mut warnings)
         }
-        "quota" => match args.has("user_id") {
-            true => {
-                let id = args.segment("user_id")?;
+        "quota" => match args.opt_segment("user_id")? {
+            Some(id) => {
                 let user = object(ombi.get(&format!("/api/v1/Identity/User/{id}"))?, "user")?
                     .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
-                selected_user_quotas(&user, args.str("media").unwrap_or("all"), &mut warnings)
+                selected_user_quotas(&user, args.str("media")?, &mut warnings)
             }
-            false => {
+            None => {
                 let mut values = Vec::new();
-                for media in medias(args.str("media").unwrap_or("all")) {
-                    let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Album);
+                for kind in kinds(args.str("media")?) {
+                    let media = kind.label();
                     let path = format!("{}/remaining", kind.route_base());
                     match object(ombi.get(&path)?, "quota")? {
                         Some(q) => values.extend(quota(&q, media, "principal", &mut warnings)),
@@ -97,7 +92,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 values
             }
         },
-        _ => {
+        _counts => {
             let counts =
                 object(ombi.get("/api/v1/Request/count")?, "request counts")?.ok_or_else(|| {
                     ToolError::schema_mismatch("the request count route answered with no body")
@@ -118,13 +113,12 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     Ok(Reply::ok(json!({"kind": "metrics", "values": values})).warn_all(warnings))
 }
 
-fn medias(media: &str) -> Vec<&'static str> {
-    match media {
-        "movie" => vec!["movie"],
-        "tv" => vec!["tv"],
-        "album" => vec!["album"],
-        _ => vec!["movie", "tv", "album"],
-    }
+/// The request kinds the `media` argument names (`all`: every kind, movie first).
+fn kinds(media: &str) -> Vec<RequestKind> {
+    RequestKind::from_label(media).map_or_else(
+        || vec![RequestKind::Movie, RequestKind::Tv, RequestKind::Album],
+        |kind| vec![kind],
+    )
 }
 
 /// Whether date `a` is before `b`. Both passed the schema pattern, so their leading
@@ -270,11 +264,12 @@ fn selected_user_quotas(
     warnings: &mut Vec<String>,
 ) -> Vec<Value> {
     let mut out = Vec::new();
-    for m in medias(media) {
-        let key = match m {
-            "movie" => "movieRequestQuota",
-            "tv" => "episodeRequestQuota",
-            _ => "musicRequestQuota",
+    for kind in kinds(media) {
+        let m = kind.label();
+        let key = match kind {
+            RequestKind::Movie => "movieRequestQuota",
+            RequestKind::Tv => "episodeRequestQuota",
+            RequestKind::Album => "musicRequestQuota",
         };
         match user.get(key) {
             Some(Value::Object(q)) => out.extend(quota(q, m, "selected_user", warnings)),

@@ -4,20 +4,21 @@
 //! `recent` from the bounded recently-requested feed with TV parents resolved by a bounded v1
 //! parent scan; `retry_queue` from the retry queue, whose `queue_id` is not a request id.
 
-use super::common::{self, Rec, array, limit_schema, object, offset_schema};
+use super::common::{self, Rec, array, object};
 use super::request_items::{self as items, ParentIndex};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::ombi::shape::LocalWindow;
-use crate::ombi::{Call, OmbiTool};
+use crate::paging::Window;
 use crate::paging::{self, Beyond};
+use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::{Args, Window};
+use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_requests",
     "Read requests",
@@ -75,14 +76,15 @@ fn input_schema() -> Value {
 
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
+    let window = args.window()?;
+    let kind = args.choice::<RequestKind>("media")?;
+    let media = kind.label();
     let mut w = Vec::new();
     let mut cut = false;
-    let data = match args.str("view").unwrap_or("list") {
-        "detail" => detail(&ombi, media, id, &mut w, &mut cut)?,
+    let data = match args.str("view")? {
+        "detail" => detail(&ombi, media, args.int("request_id")?, &mut w, &mut cut)?,
         "children" => {
+            let id = args.int("request_id")?;
             let rows = array(
                 ombi.get(&format!("/api/v1/Request/tv/{id}/child"))?,
                 "child requests",
@@ -98,10 +100,9 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         "search" => {
             let term = args.segment("query")?;
-            let kind = RequestKind::from_label(media).unwrap_or(RequestKind::Movie);
             let path = format!("{}/search/{term}", kind.route_base());
             let rows = array(ombi.get(&path)?, "requests")?;
-            if media == "tv" {
+            if kind == RequestKind::Tv {
                 w.push(
                     "TV search returns parent requests: use view=children for their child requests"
                         .to_owned(),
@@ -120,7 +121,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let all: Vec<Value> = rows.iter().filter_map(|r| retry(r, &mut w)).collect();
             local("retry_page", all, window, "queue_entries")
         }
-        _ => list(&ombi, args, media, window, &mut w, &mut cut)?,
+        _list => list(&ombi, args, media, window, &mut w, &mut cut)?,
     };
     Ok(Reply::ok(data).warn_all(w).truncated(cut))
 }
@@ -151,18 +152,18 @@ fn list(
     cut: &mut bool,
 ) -> Result<Value, ToolError> {
     w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
-    let status = match args.str("status").unwrap_or("all") {
+    let status = match args.str("status")? {
         "all" => String::new(),
         s => format!("{s}/"),
     };
-    let sort = match args.str("sort").unwrap_or("requested_date") {
+    let sort = match args.str("sort")? {
         "title" => "title",
         "available" => "available",
         "approved" => "approved",
         "status" => "requestStatus",
         _ => "requestedDate",
     };
-    let order = args.str("sort_order").unwrap_or("desc");
+    let order = args.str("sort_order")?;
     if media == "album" && order == "asc" {
         w.push("Ombi ignores the sort key for ascending album lists".to_owned());
     }

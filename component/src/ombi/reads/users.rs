@@ -4,16 +4,16 @@
 //! claims, quotas and tokens never leave the adapter. Notification preferences say which agents
 //! have a recipient configured, never the recipient (`value` is a chat id or user key).
 
-use super::common::{Rec, array, limit_schema, object, offset_schema};
+use super::common::{Rec, array, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::shape::LocalWindow;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging;
+use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_users",
     "Read users",
@@ -62,14 +62,10 @@ const AGENTS: [&str; 12] = [
 
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
-    let user_id = if args.has("user_id") {
-        Some(args.segment("user_id")?)
-    } else {
-        None
-    };
+    let window = args.window()?;
+    let user_id = args.opt_segment("user_id")?;
     let mut warnings = Vec::new();
-    let users: Vec<Value> = match args.str("view").unwrap_or("list") {
+    let users: Vec<Value> = match args.str("view")? {
         "current" | "detail" => {
             let path = match &user_id {
                 Some(id) => format!("/api/v1/Identity/User/{id}"),
@@ -119,7 +115,7 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 u.has("id").then(|| u.build())
             })
             .collect(),
-        _ => array(ombi.get("/api/v1/Identity/Users")?, "users")?
+        _list => array(ombi.get("/api/v1/Identity/Users")?, "users")?
             .iter()
             .filter_map(project_user)
             .collect(),

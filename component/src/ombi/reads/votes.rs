@@ -4,16 +4,16 @@
 //! individual votes of one request. The caller's own vote (`myVote`) is never reported: Ombi
 //! defaults it to Downvote when nobody voted (docs/ombi-behaviours.md#votes), so it is no evidence of identity.
 
-use super::common::{self, array, limit_schema, offset_schema};
+use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
+use crate::ombi::call::{Call, OmbiTool};
 use crate::ombi::codes::RequestKind;
-use crate::ombi::{Call, OmbiTool};
 use crate::paging;
+use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
     "read_votes",
     "Read votes",
@@ -44,25 +44,20 @@ fn input_schema() -> Value {
     })
 }
 
-/// RequestType code of a media label (the schema admits only `movie`, `tv`, `album`).
-fn media_code(media: &str) -> i64 {
-    RequestKind::from_label(media).map_or(RequestKind::Album.code(), RequestKind::code)
-}
-
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let window = args.window();
+    let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let votes: Vec<Value> = if args.str("view") == Some("by_request") {
-        let media = args.str("media").unwrap_or("movie");
-        let id = args.int("request_id").unwrap_or(0);
+    let votes: Vec<Value> = if args.str("view")? == "by_request" {
+        let kind = args.choice::<RequestKind>("media")?;
+        let id = args.int("request_id")?;
         // GET uses `music` while the vote writes use `album` (docs/ombi-behaviours.md#route-argument-orders).
-        let segment = match media {
-            "album" => "music",
-            m => m,
+        let segment = match kind {
+            RequestKind::Album => "music",
+            other => other.label(),
         };
         let rows = array(ombi.get(&format!("/api/v1/Vote/{segment}/{id}"))?, "votes")?;
-        project_votes(&rows, media, &mut warnings)
+        project_votes(&rows, kind, &mut warnings)
     } else {
         let rows = array(ombi.get("/api/v1/Vote")?, "vote overviews")?;
         rows.iter()
@@ -101,8 +96,8 @@ fn media_of(r: &mut common::Rec, code: Option<&Value>, warnings: &mut Vec<String
 /// `Votes` rows → `{request_id, media, user_id, vote_code}`. Ombi's lookup ignores the media
 /// type (docs/ombi-behaviours.md#votes), so rows of another media are left out; deleted votes no longer count and are left
 /// out too. Both are said in a warning.
-fn project_votes(rows: &[Value], media: &str, warnings: &mut Vec<String>) -> Vec<Value> {
-    let want = media_code(media);
+fn project_votes(rows: &[Value], kind: RequestKind, warnings: &mut Vec<String>) -> Vec<Value> {
+    let want = kind.code();
     let (mut other_media, mut deleted) = (0, 0);
     let mut out = Vec::new();
     for row in rows {
@@ -121,7 +116,7 @@ fn project_votes(rows: &[Value], media: &str, warnings: &mut Vec<String>) -> Vec
         let mut r = common::Rec::new();
         r.id("request_id", row.get("requestId"))
             .text("user_id", row.get("userId"));
-        r.set("media", json!(media));
+        r.set("media", json!(kind.label()));
         match row.get("voteType").and_then(Value::as_i64) {
             Some(c @ (0 | 1)) => {
                 r.set("vote_code", json!(c));

@@ -3,7 +3,7 @@
 
 use super::outcome::{EngineResult, Mutation, Outcome, engine_result, write};
 use crate::contract::ToolError;
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
@@ -52,12 +52,12 @@ pub fn request_schema(kinds: &[&str], extra: &[(&str, Value)]) -> Value {
     })
 }
 
-/// The target kind of `media` (`tv` requests are addressed by child id).
-pub fn target_kind(media: &str) -> TargetKind {
-    match RequestKind::from_label(media) {
-        Some(RequestKind::Tv) => TargetKind::TvChild,
-        Some(RequestKind::Album) => TargetKind::Album,
-        _ => TargetKind::Movie,
+/// The target kind of a request of `kind` (`tv` requests are addressed by child id).
+pub fn target_kind(kind: RequestKind) -> TargetKind {
+    match kind {
+        RequestKind::Tv => TargetKind::TvChild,
+        RequestKind::Album => TargetKind::Album,
+        RequestKind::Movie => TargetKind::Movie,
     }
 }
 
@@ -73,18 +73,18 @@ pub struct RequestRef {
 }
 
 impl RequestRef {
-    /// Reads the arguments.
-    pub fn from_args(args: &Args) -> Self {
-        let kind = args
-            .str("media")
-            .and_then(RequestKind::from_label)
-            .unwrap_or(RequestKind::Movie);
-        let is_4k = (kind == RequestKind::Movie).then(|| args.bool("is_4k").unwrap_or(false));
-        Self {
+    /// Reads the arguments. `is_4k` absent is the standard (not 4K) side.
+    ///
+    /// # Errors
+    /// `INTERNAL_ERROR` when a required argument is missing (the schema requires them).
+    pub fn from_args(args: &Args) -> Result<Self, ToolError> {
+        let kind = args.choice::<RequestKind>("media")?;
+        let is_4k = (kind == RequestKind::Movie).then(|| args.opt_bool("is_4k").unwrap_or(false));
+        Ok(Self {
             kind,
-            id: args.int("request_id").unwrap_or(0),
+            id: args.int("request_id")?,
             is_4k,
-        }
+        })
     }
 
     /// Ombi's `{id[, is4K]}` body: `is4K` goes only with movies.
@@ -117,7 +117,7 @@ impl RequestRef {
 
     /// The mutation reporting `outcome` on this request.
     pub fn mutation(&self, outcome: Outcome) -> Mutation {
-        Mutation::new(outcome).target(target_kind(self.kind.label()), Some(self.id))
+        Mutation::new(outcome).target(target_kind(self.kind), Some(self.id))
     }
 }
 

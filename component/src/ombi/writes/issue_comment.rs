@@ -7,15 +7,14 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_issue_comment",
     "Comment on an issue",
@@ -25,7 +24,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -44,11 +42,10 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    if args.str("action") == Some("delete") {
-        let id = args.int("comment_id").unwrap_or(0);
+    if args.str("action")? == "delete" {
+        let id = args.int("comment_id")?;
         let done = bool_answer(write(
             &ombi,
             Method::Delete,
@@ -69,8 +66,8 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             "adding a comment needs a user to act as (OMBI_USER or the host's principal): with the bare API key Ombi cannot find the author and fails",
         ));
     }
-    let issue = args.int("issue_id").unwrap_or(0);
-    let body = json!({"comment": args.str("comment"), "issueId": issue});
+    let issue = args.int("issue_id")?;
+    let body = json!({"comment": args.str("comment")?, "issueId": issue});
     match write(&ombi, Method::Post, "/api/v1/Issues/comments", Some(&body))? {
         None => Ok(failure_with(
             ToolError::new(

@@ -6,14 +6,13 @@
 
 use super::outcome::{Mutation, Outcome, write};
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_issue_create",
     "Report an issue",
@@ -23,7 +22,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -41,18 +39,13 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let request_type = args
-        .str("request_type")
-        .and_then(RequestKind::from_label)
-        .unwrap_or(RequestKind::Movie)
-        .code();
+    let request_type = args.choice::<RequestKind>("request_type")?.code();
     let body = json!({
-        "title": args.str("title"), "requestType": request_type, "providerId": args.str("provider_id"),
-        "requestId": args.int("request_id"), "subject": args.str("subject"),
-        "description": args.str("description"), "issueCategoryId": args.int("category_id"),
+        "title": args.str("title")?, "requestType": request_type, "providerId": args.opt_str("provider_id"),
+        "requestId": args.opt_int("request_id"), "subject": args.str("subject")?,
+        "description": args.str("description")?, "issueCategoryId": args.int("category_id")?,
     });
     let answer = write(&ombi, Method::Post, "/api/v1/Issues", Some(&body))?;
     let Some(id) = answer.as_ref().and_then(Value::as_i64).filter(|i| *i > 0) else {

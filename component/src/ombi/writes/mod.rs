@@ -24,7 +24,7 @@ mod tester_run;
 mod user_preferences;
 mod vote;
 
-use crate::ombi::OmbiTool;
+use crate::ombi::call::OmbiTool;
 
 /// The tools of this group, in catalogue order.
 pub static TOOLS: &[&OmbiTool] = &[

@@ -8,8 +8,8 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -28,7 +28,6 @@ const AGENTS: [(&str, i64); 9] = [
     ("ntfy", 11),
 ];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_notification_preferences",
     "Set a user's notification address",
@@ -38,7 +37,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let names: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
     json!({
@@ -53,17 +51,16 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let user = args.str("user_id").unwrap_or_default();
-    let agent = args.str("agent").unwrap_or_default();
+    let user = args.str("user_id")?;
+    let agent = args.str("agent")?;
     let code = AGENTS
         .iter()
         .find(|(n, _)| *n == agent)
         .map(|(_, c)| *c)
-        .unwrap_or(1);
-    let value = args.str("value").unwrap_or_default();
+        .ok_or_else(|| ToolError::internal("the agent enum and the agent table disagree"))?;
+    let value = args.str("value")?;
     // Ombi ignores `enabled` and keys enablement off a non-empty value.
     let body =
         json!([{"agent": code, "userId": user, "value": value, "enabled": !value.is_empty()}]);

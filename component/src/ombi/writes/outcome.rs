@@ -7,7 +7,7 @@
 //! cannot be read after the change was sent is `UNKNOWN_OUTCOME`, never a guess.
 
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Ombi;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::{TargetKind, target};
 use crate::prelude::*;
 use crate::upstream::Effect;

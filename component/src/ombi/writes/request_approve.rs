@@ -7,15 +7,14 @@
 use super::common::{RequestRef, request_schema};
 use super::outcome::{Outcome, failure_with, no_user_warning};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::Value;
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_approve",
     "Approve a request",
@@ -25,15 +24,13 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     request_schema(&["movie", "tv", "album"], &[])
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
+    let req = RequestRef::from_args(args)?;
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
     let er = req.send(
         &ombi,

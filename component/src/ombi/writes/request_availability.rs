@@ -6,14 +6,13 @@
 use super::common::{RequestRef, request_schema};
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_availability",
     "Mark a request (un)available",
@@ -23,17 +22,15 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let available = json!({"type": "boolean", "description": "true marks the request available (and notifies the requester), false marks it unavailable."});
     request_schema(&["movie", "tv", "album"], &[("available", available)])
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
-    let available = args.bool("available").unwrap_or(false);
+    let req = RequestRef::from_args(args)?;
+    let available = args.bool("available")?;
     let action = if available {
         "available"
     } else {

@@ -9,15 +9,15 @@ use super::outcome::{
     EngineResult, Mutation, Outcome, engine_result, failure_with, no_user_warning, write,
 };
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::codes::DEFAULT_LANGUAGE_CODE;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_create",
     "Request media",
@@ -27,7 +27,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let id = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
     let flag = |d: &str| json!({"type": "boolean", "description": d});
@@ -73,18 +72,16 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings: Vec<String> = no_user_warning(&ombi).into_iter().collect();
-    if args.has("request_on_behalf") {
+    if args.given("request_on_behalf") {
         warnings.push("Ombi applies the approval rules and quotas of the acting identity, not of the user requested on behalf of".to_owned());
     }
-    let media = args.str("media").unwrap_or("movie");
-    let tmdb = args.int("tmdb_id");
+    let media = args.str("media")?;
     let (path, body, kind) = match media {
         "movie" => {
-            let want_4k = args.bool("is_4k").unwrap_or(false);
+            let want_4k = args.opt_bool("is_4k").unwrap_or(false);
             // Ombi stamps a 4K request date even with 4K switched off and then leaves an
             // orphaned, never-processed request: ask whether 4K is on first.
             let send_4k = want_4k && movie_4k_enabled(&ombi)?;
@@ -92,9 +89,9 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 warnings.push("Ombi's Movie4KRequests feature is off, so is_4k was not sent: this is a standard-quality request".to_owned());
             }
             let body = json!({
-                "theMovieDbId": tmdb, "languageCode": args.str("language_code").unwrap_or("en"),
-                "is4kRequest": send_4k, "requestOnBehalf": args.str("request_on_behalf"),
-                "rootFolderOverride": args.int("root_folder_override"), "qualityPathOverride": args.int("quality_profile_override"),
+                "theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE),
+                "is4kRequest": send_4k, "requestOnBehalf": args.opt_str("request_on_behalf"),
+                "rootFolderOverride": args.opt_int("root_folder_override"), "qualityPathOverride": args.opt_int("quality_profile_override"),
             });
             (
                 "/api/v1/Request/movie".to_owned(),
@@ -104,11 +101,11 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         }
         "tv" => (
             "/api/v2/Requests/tv".to_owned(),
-            Some(tv_body(args)),
+            Some(tv_body(args)?),
             TargetKind::TvChild,
         ),
         "album" => {
-            let body = json!({"foreignAlbumId": args.str("musicbrainz_album_id")});
+            let body = json!({"foreignAlbumId": args.str("musicbrainz_album_id")?});
             (
                 "/api/v1/request/music".to_owned(),
                 Some(body),
@@ -116,7 +113,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )
         }
         _ => (
-            format!("/api/v2/Requests/movie/collection/{}", tmdb.unwrap_or(0)),
+            format!("/api/v2/Requests/movie/collection/{}", args.int("tmdb_id")?),
             None,
             TargetKind::Movie,
         ),
@@ -163,10 +160,10 @@ fn collection_reply(er: &EngineResult) -> Reply {
     )
 }
 
-/// `TvRequestViewModelV2`.
-fn tv_body(args: &Args) -> Value {
+/// `TvRequestViewModelV2`; the flags the caller leaves out are off.
+fn tv_body(args: &Args) -> Result<Value, ToolError> {
     let seasons: Vec<Value> = args
-        .value("seasons")
+        .opt_value("seasons")
         .and_then(Value::as_array)
         .map(|list| {
             list.iter()
@@ -180,17 +177,17 @@ fn tv_body(args: &Args) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    json!({
-        "theMovieDbId": args.int("tmdb_id"), "languageCode": args.str("language_code").unwrap_or("en"),
-        "requestAll": args.bool("request_all").unwrap_or(false), "latestSeason": args.bool("latest_season").unwrap_or(false),
-        "firstSeason": args.bool("first_season").unwrap_or(false), "languageProfile": args.int("language_profile"),
-        "seasons": seasons, "requestOnBehalf": args.str("request_on_behalf"),
-        "rootFolderOverride": args.int("root_folder_override"), "qualityPathOverride": args.int("quality_profile_override"),
-    })
+    Ok(json!({
+        "theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE),
+        "requestAll": args.opt_bool("request_all").unwrap_or(false), "latestSeason": args.opt_bool("latest_season").unwrap_or(false),
+        "firstSeason": args.opt_bool("first_season").unwrap_or(false), "languageProfile": args.opt_int("language_profile"),
+        "seasons": seasons, "requestOnBehalf": args.opt_str("request_on_behalf"),
+        "rootFolderOverride": args.opt_int("root_folder_override"), "qualityPathOverride": args.opt_int("quality_profile_override"),
+    }))
 }
 
 /// Whether `GET /api/v2/Features` lists `Movie4KRequests` as enabled.
-fn movie_4k_enabled(ombi: &crate::ombi::Ombi<'_>) -> Result<bool, ToolError> {
+fn movie_4k_enabled(ombi: &crate::ombi::client::Ombi<'_>) -> Result<bool, ToolError> {
     let features: Option<Value> = ombi.get("/api/v2/Features")?;
     Ok(features
         .as_ref()

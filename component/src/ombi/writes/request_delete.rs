@@ -8,16 +8,15 @@
 
 use super::outcome::{Mutation, Outcome, engine_result, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_delete",
     "Delete a request",
@@ -27,7 +26,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -40,13 +38,11 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let id = args.int("request_id").unwrap_or(0);
-    let kind = args.str("target_kind").unwrap_or("movie");
-    match kind {
-        "tv_parent" => {
+    let id = args.int("request_id")?;
+    match args.choice::<TargetKind>("target_kind")? {
+        TargetKind::TvParent => {
             ensure_exists(&ombi, &format!("/api/v1/Request/tv/{id}"), "TV request")?;
             // Empty 200 body: success by status only, never a count of removed children.
             write(
@@ -58,7 +54,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             let m = Mutation::new(Outcome::Completed).target(TargetKind::TvParent, Some(id));
             Ok(Reply::ok(m.into_json()).warn("the TV request and all its child requests were deleted; Ombi does not say how many"))
         }
-        "tv_child" => {
+        TargetKind::TvChild => {
             let er = engine_result(write(
                 &ombi,
                 Method::Delete,
@@ -73,7 +69,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
                 reply
             })
         }
-        "album" => {
+        TargetKind::Album => {
             let er = engine_result(write(
                 &ombi,
                 Method::Delete,
@@ -82,7 +78,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             )?)?;
             Ok(er.reply(Mutation::new(Outcome::Completed).target(TargetKind::Album, Some(id))))
         }
-        _ => {
+        TargetKind::Movie => {
             ensure_exists(
                 &ombi,
                 &format!("/api/v1/Request/movie/info/{id}"),

@@ -6,13 +6,12 @@
 use super::common::{RequestRef, request_schema};
 use super::outcome::Outcome;
 use crate::contract::{Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_deny",
     "Deny a request",
@@ -22,18 +21,16 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let reason = json!({"type": "string", "minLength": 1, "maxLength": 500, "description": "Why the request is denied (shown to the requester)."});
     request_schema(&["movie", "tv", "album"], &[("reason", reason)])
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let req = RequestRef::from_args(args);
+    let req = RequestRef::from_args(args)?;
     let mut body = req.body();
-    body["reason"] = json!(args.str("reason"));
+    body["reason"] = json!(args.str("reason")?);
     let er = req.send(&ombi, Method::Put, &req.v1_route("deny"), Some(&body))?;
     Ok(er.reply(req.mutation(Outcome::Completed)))
 }

@@ -6,15 +6,14 @@
 use super::common::{media_property, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_request_subscription",
     "Follow a request",
@@ -24,7 +23,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -37,22 +35,16 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let kind = if args.str("media") == Some("tv") {
-        RequestKind::Tv
-    } else {
-        RequestKind::Movie
-    };
-    let media = kind.label();
-    let id = args.int("request_id").unwrap_or(0);
-    let action = if args.bool("subscribed").unwrap_or(false) {
+    let kind = args.choice::<RequestKind>("media")?;
+    let id = args.int("request_id")?;
+    let action = if args.bool("subscribed")? {
         "subscribe"
     } else {
         "unsubscribe"
     };
-    let target = target_kind(media);
+    let target = target_kind(kind);
     if !bool_answer(write(
         &ombi,
         Method::Post,

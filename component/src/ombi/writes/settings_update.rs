@@ -8,9 +8,9 @@
 
 use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::Ombi;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::settings_revision::{
     Leaf, SectionSpec, WRITABLE_SECTIONS, leaf_value, revision, section, writable_leaf,
 };
@@ -19,7 +19,6 @@ use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_settings_update",
     "Change Ombi settings",
@@ -29,7 +28,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let sections: Vec<&str> = WRITABLE_SECTIONS.iter().map(|s| s.name).collect();
     json!({
@@ -47,13 +45,12 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let name = args.str("section").unwrap_or_default();
+    let name = args.str("section")?;
     let spec = section(name)
         .ok_or_else(|| ToolError::invalid_argument("section", "is not a writable section"))?;
-    let changes = validated_changes(name, args.value("changes"))?;
+    let changes = validated_changes(name, args.value("changes")?)?;
     let current: Value = ombi.get(spec.read_path)?.ok_or_else(|| {
         ToolError::schema_mismatch(
             "Ombi returned no settings for this section; nothing was changed",
@@ -65,7 +62,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ));
     }
     let mut warnings = Vec::new();
-    match args.str("revision") {
+    match args.opt_str("revision") {
         Some(rev) if Some(rev) != revision(name, &current).as_deref() => {
             let err = ToolError::new(
                 ErrorCode::Conflict,
@@ -103,12 +100,9 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
 /// Every change checked against the allowlist and its field type before anything is read.
 fn validated_changes(
     section_name: &str,
-    changes: Option<&Value>,
+    changes: &Value,
 ) -> Result<Vec<(String, Value)>, ToolError> {
-    let list = changes
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let list = changes.as_array().cloned().unwrap_or_default();
     let mut out: Vec<(String, Value)> = Vec::new();
     for (i, c) in list.iter().enumerate() {
         let raw = c["name"].as_str().unwrap_or_default();

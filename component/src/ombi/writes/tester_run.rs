@@ -8,8 +8,8 @@
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -30,7 +30,6 @@ const NOTIFIERS: [&str; 10] = [
 const ARRS: [&str; 4] = ["sonarr", "radarr", "radarr_4k", "lidarr"];
 const SERVERS: [&str; 3] = ["plex", "emby", "jellyfin"];
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_tester_run",
     "Test an integration",
@@ -40,7 +39,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     let targets: Vec<&str> = NOTIFIERS
         .iter()
@@ -60,10 +58,9 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let target = args.str("target").unwrap_or("discord");
+    let target = args.str("target")?;
     let (settings_path, tester) = match target {
         t if NOTIFIERS.contains(&t) => (format!("/api/v1/Settings/notifications/{t}"), t),
         "radarr" | "radarr_4k" => ("/api/v1/Settings/radarr".to_owned(), "radarr"),
@@ -79,7 +76,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "radarr" => saved.get("radarr").cloned(),
         "radarr_4k" => saved.get("radarr4K").cloned(),
         t if SERVERS.contains(&t) => {
-            let i = args.int("server_index").unwrap_or(0) as usize;
+            let i = args.int("server_index")? as usize;
             saved
                 .get("servers")
                 .and_then(Value::as_array)

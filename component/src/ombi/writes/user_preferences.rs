@@ -7,14 +7,13 @@
 
 use super::outcome::{Mutation, Outcome, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_user_preferences",
     "Set my language or streaming country",
@@ -24,7 +23,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -37,7 +35,6 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     if ombi.acting_user().is_none() {
@@ -47,7 +44,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ));
     }
     let mut calls: Vec<(&str, &str, Value)> = Vec::new();
-    if let Some(country) = args.str("streaming_country") {
+    if let Some(country) = args.opt_str("streaming_country") {
         // Ombi stores any text; only its own country list is meaningful (checked before any change).
         let known: Option<Value> = ombi.get("/api/v1/Identity/streamingcountry")?;
         let listed = known
@@ -61,14 +58,14 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             ));
         }
     }
-    if let Some(lang) = args.str("language") {
+    if let Some(lang) = args.opt_str("language") {
         calls.push((
             "language",
             "/api/v1/Identity/language",
             json!({"lang": lang}),
         ));
     }
-    if let Some(country) = args.str("streaming_country") {
+    if let Some(country) = args.opt_str("streaming_country") {
         calls.push((
             "streaming_country",
             "/api/v1/Identity/streamingcountry",

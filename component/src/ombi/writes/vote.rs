@@ -7,14 +7,14 @@
 use super::common::{media_property, mentions, request_id_property, target_kind};
 use super::outcome::{Mutation, Outcome, engine_result, failure_with, no_user_warning, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
-use crate::ombi::Call;
-use crate::ombi::OmbiTool;
+use crate::ombi::call::Call;
+use crate::ombi::call::OmbiTool;
+use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
-/// The tool.
 pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "write_vote",
     "Vote on a request",
@@ -24,7 +24,6 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     run,
 );
 
-/// The input schema.
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
@@ -37,13 +36,13 @@ pub fn input_schema() -> Value {
     })
 }
 
-/// The handler.
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media").unwrap_or("movie");
-    let id = args.int("request_id").unwrap_or(0);
-    let up = args.str("direction") != Some("down");
-    let target = target_kind(media);
+    let kind = args.choice::<RequestKind>("media")?;
+    let media = kind.label();
+    let id = args.int("request_id")?;
+    let up = args.str("direction")? == "up";
+    let target = target_kind(kind);
     match ombi.get::<Value>("/api/v1/Settings/voteenabled")? {
         Some(Value::Bool(true)) => {}
         Some(Value::Bool(false)) => {

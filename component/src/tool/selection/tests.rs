@@ -8,7 +8,7 @@ fn read(pairs: &[(&str, &str)]) -> (Selection, Vec<String>) {
         .collect();
     let mut problems = Vec::new();
     let s = Selection::from_lookup(&|k| map.get(k).cloned(), &mut problems);
-    (s, problems)
+    (s, problems.iter().map(ToString::to_string).collect())
 }
 
 #[test]

@@ -1,0 +1,180 @@
+//! Validated settings: raw values checked once, each by its table entry, into [`Settings`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::deadline::host_call_timeout;
+use super::front_door::FrontDoor;
+use super::raw::{ConfigError, RawSettings};
+use super::table::{self, passes_through};
+use super::upstream::{EMPTY_USER_MESSAGE, Upstream, check_user_name, upstream};
+use crate::limits::moviepilot_first_byte_cap;
+
+/// Command-line flags that override variables.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--component PATH`.
+    pub component: Option<PathBuf>,
+    /// `--cache-dir PATH`.
+    pub cache_dir: Option<PathBuf>,
+    /// `--no-cache`.
+    pub no_cache: bool,
+    /// `--pass-key-to-guest`.
+    pub pass_key_to_guest: bool,
+}
+
+/// Validated settings, ready to build the sandbox and the policy.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Ombi, when `OMBI_URL` is set.
+    pub ombi: Option<Upstream>,
+    /// `OMBI_USER`.
+    pub(crate) ombi_user: Option<String>,
+    /// MoviePilot, when `MOVIEPILOT_URL` is set.
+    pub moviepilot: Option<Upstream>,
+    /// Give the keys to the guest instead of injecting them.
+    pub pass_key_to_guest: bool,
+    /// `MEDIA_MCP_READ_ONLY` (applied by the component; the server routes refusals to it).
+    pub read_only: bool,
+    /// The variables the component gets unchanged, sorted by name.
+    pub(crate) passthrough: Vec<(String, String)>,
+    /// Explicit component path (`--component` or `MEDIA_MCP_COMPONENT`).
+    pub component: Option<PathBuf>,
+    /// Compiled-artifact cache directory; `None` disables the cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Wall-clock limit of one call.
+    pub(crate) call_timeout: Duration,
+    /// The host's cap on the wait for MoviePilot's first response byte: it follows the longest
+    /// deadline the component may give a MoviePilot call.
+    pub(crate) moviepilot_first_byte_cap: Duration,
+    /// Linear-memory limit of one call, in bytes.
+    pub(crate) memory_limit_bytes: usize,
+    /// `serve --http`: requests handled at once.
+    pub(crate) http_max_in_flight: usize,
+    /// `serve --http`: connection limits and timeouts.
+    pub(crate) http_front_door: FrontDoor,
+    /// How often a call whose request carries a progress token reports progress.
+    pub(crate) progress_interval: Duration,
+    /// Idle connections kept per upstream origin (0: no reuse).
+    pub(crate) upstream_max_idle: usize,
+    /// stderr log level.
+    pub(crate) log_level: crate::logging::Level,
+}
+
+impl Settings {
+    /// Validates raw values plus command-line overrides.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid variable, by name.
+    pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
+        let ombi = upstream(
+            raw,
+            [
+                table::OMBI_URL.name,
+                table::OMBI_API_KEY.name,
+                table::OMBI_CA_FILE.name,
+            ],
+        )?;
+        let moviepilot = upstream(
+            raw,
+            [
+                table::MOVIEPILOT_URL.name,
+                table::MOVIEPILOT_API_KEY.name,
+                table::MOVIEPILOT_CA_FILE.name,
+            ],
+        )?;
+        let user_var = table::OMBI_USER.name;
+        let ombi_user = match raw.get(user_var) {
+            None if raw.is_given_empty(user_var) => {
+                return Err(ConfigError::new(user_var, EMPTY_USER_MESSAGE));
+            }
+            None => None,
+            Some(user) => Some(
+                check_user_name(user)
+                    .map_err(|m| ConfigError::new(user_var, m))?
+                    .to_owned(),
+            ),
+        };
+        let read_only = raw.switch(&table::READ_ONLY)?;
+        tool_patterns(raw, table::TOOLS.name)?;
+        tool_patterns(raw, table::TOOLS_DENY.name)?;
+        let pass_key_to_guest = flags.pass_key_to_guest || raw.switch(&table::PASS_KEY_TO_GUEST)?;
+        let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, moviepilot.is_some())?;
+        let memory_mib = raw.number(&table::MEMORY_LIMIT_MIB)?;
+        let log_var = table::LOG.name;
+        let log_level = match raw.get(log_var) {
+            None => crate::logging::Level::Info,
+            Some(v) => crate::logging::Level::parse(v).map_err(|m| ConfigError::new(log_var, m))?,
+        };
+        let component = flags
+            .component
+            .clone()
+            .or_else(|| raw.get(table::COMPONENT.name).map(PathBuf::from));
+        let cache_dir = if flags.no_cache {
+            None
+        } else {
+            flags
+                .cache_dir
+                .clone()
+                .or_else(|| raw.get(table::CACHE_DIR.name).map(PathBuf::from))
+                .or_else(|| {
+                    raw.get("XDG_CACHE_HOME")
+                        .map(|d| Path::new(d).join("media-mcp"))
+                })
+                .or_else(|| {
+                    raw.get("HOME")
+                        .map(|h| Path::new(h).join(".cache").join("media-mcp"))
+                })
+        };
+        let passthrough = raw
+            .values()
+            .filter(|(name, _)| passes_through(name))
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect();
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        Ok(Settings {
+            ombi,
+            ombi_user,
+            moviepilot,
+            pass_key_to_guest,
+            read_only,
+            passthrough,
+            component,
+            cache_dir,
+            moviepilot_first_byte_cap: moviepilot_first_byte_cap(
+                longest_deadline_ms,
+                call_timeout.as_secs(),
+            ),
+            call_timeout,
+            memory_limit_bytes: count(memory_mib << 20),
+            http_max_in_flight: count(raw.number(&table::HTTP_MAX_IN_FLIGHT)?),
+            http_front_door: FrontDoor::read(raw)?,
+            progress_interval: Duration::from_millis(raw.number(&table::PROGRESS_INTERVAL_MS)?),
+            upstream_max_idle: count(raw.number(&table::UPSTREAM_MAX_IDLE)?),
+            log_level,
+        })
+    }
+}
+
+/// Checks a comma list of tool names and globs (`*`, `?`); the component reads the same rules.
+fn tool_patterns(raw: &RawSettings, var: &str) -> Result<(), ConfigError> {
+    let Some(text) = raw.get(var) else {
+        return Ok(());
+    };
+    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        if !entry
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.*?".contains(c))
+        {
+            let shown: String = entry.chars().filter(|c| !c.is_control()).take(60).collect();
+            return Err(ConfigError::new(
+                var,
+                format!(
+                    "entry `{shown}` must be a tool name or a glob (letters, digits, _ - . and the wildcards * ?)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

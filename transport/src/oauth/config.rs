@@ -1,0 +1,479 @@
+//! The OAuth settings (`MEDIA_MCP_HTTP_AUTH=oauth`), read from the environment. A missing or
+//! unusable value is an error naming its variable; the introspection secret never appears in
+//! an error or in `Debug` output.
+
+use core::fmt;
+
+use crate::prelude::*;
+
+/// Scope that lists and calls the read-only tools, when `MEDIA_MCP_OAUTH_READ_SCOPE` is unset.
+pub const DEFAULT_READ_SCOPE: &str = "media:read";
+/// Scope that adds every other tool, when `MEDIA_MCP_OAUTH_WRITE_SCOPE` is unset.
+pub const DEFAULT_WRITE_SCOPE: &str = "media:write";
+/// The claim naming the Ombi user, when `MEDIA_MCP_OAUTH_USER_CLAIM` is unset.
+pub const DEFAULT_USER_CLAIM: &str = "preferred_username";
+
+/// How access tokens are validated and what they grant.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthSettings {
+    /// The authorization server's issuer identifier, exactly as tokens carry it in `iss`.
+    pub issuer: String,
+    /// The canonical URI of this MCP server (`https://media.example.com/mcp`).
+    pub resource: String,
+    /// Accepted `aud` values: the resource first, then `MEDIA_MCP_OAUTH_AUDIENCES`.
+    pub audiences: Vec<String>,
+    /// The claim whose value names the Ombi user.
+    pub user_claim: String,
+    /// Claim value → Ombi user; when set, an unlisted value is refused.
+    pub user_map: Option<Vec<(String, String)>>,
+    /// The scope of the read-only tools.
+    pub read_scope: String,
+    /// The scope of every tool.
+    pub write_scope: String,
+    /// Where the keys are, when not discovered from the issuer's metadata.
+    pub jwks_uri: Option<String>,
+    /// A JWKS given inline (`MEDIA_MCP_OAUTH_JWKS`): no key is ever fetched.
+    pub inline_jwks: Option<String>,
+    /// Token introspection (RFC 7662), when its client credentials are set.
+    pub introspection: Option<Introspection>,
+}
+
+/// How opaque tokens are introspected.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Introspection {
+    /// `MEDIA_MCP_OAUTH_INTROSPECTION_URI`; else the issuer's `introspection_endpoint`.
+    pub endpoint: Option<String>,
+    /// This server's client id at the identity provider.
+    pub client_id: String,
+    /// Its client secret: never shown (`Debug` hides it).
+    pub client_secret: String,
+    /// Every token is introspected, JWTs too (`MEDIA_MCP_OAUTH_INTROSPECT=always`).
+    pub always: bool,
+}
+
+impl fmt::Debug for Introspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Introspection")
+            .field("endpoint", &self.endpoint)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"[hidden]")
+            .field("always", &self.always)
+            .finish()
+    }
+}
+
+fn introspection(
+    get: &impl Fn(&str) -> Option<String>,
+) -> Result<Option<Introspection>, ConfigError> {
+    const ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
+    const SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+    let endpoint = get("MEDIA_MCP_OAUTH_INTROSPECTION_URI")
+        .map(|u| url_setting("MEDIA_MCP_OAUTH_INTROSPECTION_URI", &u))
+        .transpose()?;
+    let always = match get("MEDIA_MCP_OAUTH_INTROSPECT").as_deref().map(str::trim) {
+        None | Some("opaque") => false,
+        Some("always") => true,
+        Some(_) => {
+            return Err(err(
+                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
+                 with the keys) or `always`"
+                    .to_owned(),
+            ));
+        }
+    };
+    let id = get(ID)
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty());
+    let secret = get(SECRET).filter(|v| !v.trim().is_empty());
+    match (id, secret) {
+        (Some(client_id), Some(client_secret)) => Ok(Some(Introspection {
+            endpoint,
+            client_id,
+            client_secret,
+            always,
+        })),
+        (None, None) if endpoint.is_none() && !always => Ok(None),
+        (Some(_), None) => Err(err(format!("{ID} is set: {SECRET} is needed too"))),
+        _ => Err(err(format!(
+            "token introspection needs {ID} and {SECRET} (this server's client at the \
+             identity provider)"
+        ))),
+    }
+}
+
+impl fmt::Debug for OAuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthSettings")
+            .field("issuer", &self.issuer)
+            .field("resource", &self.resource)
+            .field("audiences", &self.audiences)
+            .field("user_claim", &self.user_claim)
+            .field("user_map", &self.user_map)
+            .field("read_scope", &self.read_scope)
+            .field("write_scope", &self.write_scope)
+            .field("jwks_uri", &self.jwks_uri)
+            .field("inline_jwks", &self.inline_jwks.is_some())
+            .field("introspection", &self.introspection)
+            .finish()
+    }
+}
+
+/// A setting that cannot be used; the message names the variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err(message: String) -> ConfigError {
+    ConfigError(message)
+}
+
+/// The well-known prefix of protected resource metadata (RFC 9728 §3).
+pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// `scheme://authority` of an `https` URL, or of an `http` one on a loopback host; `None`
+/// otherwise (or with a fragment or user info).
+pub fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?']).next()?;
+    if authority.is_empty() || authority.contains('@') || url.contains('#') {
+        return None;
+    }
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        rest.split_once(']')?.0
+    } else {
+        authority.split(':').next()?
+    };
+    let loopback = host == "localhost" || host == "::1" || host.starts_with("127.");
+    match scheme.to_ascii_lowercase().as_str() {
+        "https" => {}
+        "http" if loopback => {}
+        _ => return None,
+    }
+    Some(format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        authority.to_ascii_lowercase()
+    ))
+}
+
+fn url_setting(name: &str, value: &str) -> Result<String, ConfigError> {
+    let value = value.trim();
+    if origin_of(value).is_none() || value.contains(char::is_whitespace) {
+        return Err(err(format!(
+            "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
+        )));
+    }
+    Ok(value.to_owned())
+}
+
+fn list(text: Option<String>) -> Vec<String> {
+    text.unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn scope_setting(name: &str, value: Option<String>, default: &str) -> Result<String, ConfigError> {
+    let scope = value.map_or_else(|| default.to_owned(), |v| v.trim().to_owned());
+    if scope.is_empty() || scope.contains(|c: char| c.is_whitespace() || c == '"' || c == '\\') {
+        return Err(err(format!(
+            "{name} must be one scope name, without spaces or quotes"
+        )));
+    }
+    Ok(scope)
+}
+
+impl OAuthSettings {
+    /// Reads the OAuth variables through `get` (which yields only non-empty values):
+    ///
+    /// | variable | meaning |
+    /// |---|---|
+    /// | `MEDIA_MCP_OAUTH_ISSUER` | the issuer (required) |
+    /// | `MEDIA_MCP_OAUTH_RESOURCE` | this server's public MCP URL (required) |
+    /// | `MEDIA_MCP_OAUTH_AUDIENCES` | more accepted `aud` values, comma-separated |
+    /// | `MEDIA_MCP_OAUTH_USER_CLAIM` | the claim naming the Ombi user (`preferred_username`) |
+    /// | `MEDIA_MCP_OAUTH_USER_MAP` | `claim-value=ombi-user,...`; others are refused |
+    /// | `MEDIA_MCP_OAUTH_READ_SCOPE` | scope of the read-only tools (`media:read`) |
+    /// | `MEDIA_MCP_OAUTH_WRITE_SCOPE` | scope of every tool (`media:write`) |
+    /// | `MEDIA_MCP_OAUTH_JWKS_URI` | the key set's URL (default: from the issuer's metadata) |
+    /// | `MEDIA_MCP_OAUTH_JWKS` | the key set itself, as JSON: nothing is fetched |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID` | introspection: this server's client id |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET` | introspection: its secret |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECTION_URI` | the endpoint (default: from the metadata) |
+    /// | `MEDIA_MCP_OAUTH_INTROSPECT` | `opaque` (default) or `always` (JWTs too) |
+    ///
+    /// # Errors
+    ///
+    /// A missing or unusable value, naming its variable.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, ConfigError> {
+        let required = |name: &str| {
+            get(name).ok_or_else(|| {
+                err(format!(
+                    "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
+                ))
+            })
+        };
+        let issuer = url_setting(
+            "MEDIA_MCP_OAUTH_ISSUER",
+            &required("MEDIA_MCP_OAUTH_ISSUER")?,
+        )?;
+        let resource = url_setting(
+            "MEDIA_MCP_OAUTH_RESOURCE",
+            &required("MEDIA_MCP_OAUTH_RESOURCE")?,
+        )?;
+        if resource.contains('?') {
+            return Err(err(
+                "MEDIA_MCP_OAUTH_RESOURCE must not have a query".to_owned()
+            ));
+        }
+        let mut audiences = vec![resource.clone()];
+        for aud in list(get("MEDIA_MCP_OAUTH_AUDIENCES")) {
+            if !audiences.contains(&aud) {
+                audiences.push(aud);
+            }
+        }
+        let user_claim = get("MEDIA_MCP_OAUTH_USER_CLAIM")
+            .map_or_else(|| DEFAULT_USER_CLAIM.to_owned(), |c| c.trim().to_owned());
+        let user_map = match get("MEDIA_MCP_OAUTH_USER_MAP") {
+            None => None,
+            Some(text) => {
+                let mut map = Vec::new();
+                for (i, entry) in list(Some(text)).iter().enumerate() {
+                    let Some((from, to)) = entry
+                        .split_once('=')
+                        .map(|(a, b)| (a.trim(), b.trim()))
+                        .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+                    else {
+                        return Err(err(format!(
+                            "MEDIA_MCP_OAUTH_USER_MAP: entry {} is not `claim-value=ombi-user`",
+                            i + 1
+                        )));
+                    };
+                    map.push((from.to_owned(), to.to_owned()));
+                }
+                Some(map)
+            }
+        };
+        let read_scope = scope_setting(
+            "MEDIA_MCP_OAUTH_READ_SCOPE",
+            get("MEDIA_MCP_OAUTH_READ_SCOPE"),
+            DEFAULT_READ_SCOPE,
+        )?;
+        let write_scope = scope_setting(
+            "MEDIA_MCP_OAUTH_WRITE_SCOPE",
+            get("MEDIA_MCP_OAUTH_WRITE_SCOPE"),
+            DEFAULT_WRITE_SCOPE,
+        )?;
+        if read_scope == write_scope {
+            return Err(err(
+                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ".to_owned(),
+            ));
+        }
+        let jwks_uri = get("MEDIA_MCP_OAUTH_JWKS_URI")
+            .map(|u| url_setting("MEDIA_MCP_OAUTH_JWKS_URI", &u))
+            .transpose()?;
+        let inline_jwks = match get("MEDIA_MCP_OAUTH_JWKS") {
+            None => None,
+            Some(text) => match super::jwk::parse_set(text.as_bytes()) {
+                Ok(keys) if !keys.is_empty() => Some(text),
+                _ => {
+                    return Err(err(
+                        "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
+                         RSA, P-256 or Ed25519 signing key"
+                            .to_owned(),
+                    ));
+                }
+            },
+        };
+        let introspection = introspection(&get)?;
+        Ok(OAuthSettings {
+            issuer,
+            resource,
+            audiences,
+            user_claim,
+            user_map,
+            read_scope,
+            write_scope,
+            jwks_uri,
+            inline_jwks,
+            introspection,
+        })
+    }
+
+    /// The path of this resource's metadata document (RFC 9728 §3.1): the well-known prefix
+    /// followed by the resource URI's path.
+    pub fn metadata_path(&self) -> String {
+        let after_scheme = self.resource.split_once("://").map_or("", |(_, r)| r);
+        let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
+        format!("{}{}", WELL_KNOWN, path.trim_end_matches('/'))
+    }
+
+    /// The absolute URL of the metadata document.
+    pub fn metadata_url(&self) -> String {
+        let origin = origin_of(&self.resource).unwrap_or_default();
+        format!("{origin}{}", self.metadata_path())
+    }
+
+    /// The origins the transport fetches from: the issuer's, and the configured JWKS and
+    /// introspection URIs'.
+    pub fn fetch_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = Vec::new();
+        let introspection = self
+            .introspection
+            .as_ref()
+            .and_then(|i| i.endpoint.as_ref());
+        let urls = [Some(&self.issuer), self.jwks_uri.as_ref(), introspection];
+        for origin in urls.into_iter().flatten().filter_map(|u| origin_of(u)) {
+            if !origins.contains(&origin) {
+                origins.push(origin);
+            }
+        }
+        origins
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(vars: &[(&str, &str)]) -> Result<OAuthSettings, ConfigError> {
+        OAuthSettings::from_lookup(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    const BASE: [(&str, &str); 2] = [
+        (
+            "MEDIA_MCP_OAUTH_ISSUER",
+            "https://id.example.com/realms/home",
+        ),
+        ("MEDIA_MCP_OAUTH_RESOURCE", "https://media.example.com/mcp"),
+    ];
+
+    #[test]
+    fn defaults() {
+        let s = parse(&BASE).unwrap();
+        assert_eq!(s.audiences, ["https://media.example.com/mcp"]);
+        assert_eq!(s.user_claim, "preferred_username");
+        assert_eq!(
+            (s.read_scope.as_str(), s.write_scope.as_str()),
+            ("media:read", "media:write")
+        );
+        assert_eq!(
+            s.metadata_url(),
+            "https://media.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(s.fetch_origins(), ["https://id.example.com"]);
+    }
+
+    #[test]
+    fn required_and_invalid_values_name_the_variable() {
+        let e = parse(&BASE[..1]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
+        let e = parse(&BASE[1..]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_ISSUER"), "{e}");
+        for (name, value) in [
+            ("MEDIA_MCP_OAUTH_ISSUER", "http://id.example.com"),
+            ("MEDIA_MCP_OAUTH_RESOURCE", "media.example.com/mcp"),
+            ("MEDIA_MCP_OAUTH_JWKS_URI", "ftp://id.example.com/jwks"),
+            ("MEDIA_MCP_OAUTH_READ_SCOPE", "two scopes"),
+            ("MEDIA_MCP_OAUTH_USER_MAP", "alice"),
+            ("MEDIA_MCP_OAUTH_JWKS", "{\"keys\": []}"),
+        ] {
+            let mut vars = BASE.to_vec();
+            vars.retain(|(k, _)| *k != name);
+            vars.push((name, value));
+            let e = parse(&vars).unwrap_err();
+            assert!(e.0.contains(name), "{name}: {e}");
+        }
+    }
+
+    #[test]
+    fn introspection_needs_both_credentials_and_hides_the_secret() {
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut vars = BASE.to_vec();
+            vars.extend_from_slice(extra);
+            parse(&vars)
+        };
+        assert_eq!(with(&[]).unwrap().introspection, None);
+        let id = ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID", "media-mcp");
+        let secret = (
+            "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
+            "very-secret-value-42",
+        );
+        let e = with(&[id]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"),
+            "{e}"
+        );
+        let e = with(&[secret]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
+            "{e}"
+        );
+        assert!(!e.0.contains("very-secret-value-42"));
+        let e = with(&[("MEDIA_MCP_OAUTH_INTROSPECT", "always")]).unwrap_err();
+        assert!(
+            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
+            "{e}"
+        );
+        let e = with(&[id, secret, ("MEDIA_MCP_OAUTH_INTROSPECT", "sometimes")]).unwrap_err();
+        assert!(e.0.contains("MEDIA_MCP_OAUTH_INTROSPECT "), "{e}");
+        let s = with(&[
+            id,
+            secret,
+            (
+                "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+                "https://auth.example.org/introspect",
+            ),
+        ])
+        .unwrap();
+        let i = s.introspection.clone().unwrap();
+        assert_eq!((i.client_id.as_str(), i.always), ("media-mcp", false));
+        assert!(!format!("{s:?}").contains("very-secret-value-42"));
+        assert_eq!(
+            s.fetch_origins(),
+            ["https://id.example.com", "https://auth.example.org"]
+        );
+    }
+
+    #[test]
+    fn audiences_map_and_loopback_http() {
+        let mut vars = BASE.to_vec();
+        vars[0].1 = "http://127.0.0.1:9000/oidc";
+        vars.push((
+            "MEDIA_MCP_OAUTH_AUDIENCES",
+            "media-client, https://media.example.com/mcp",
+        ));
+        vars.push((
+            "MEDIA_MCP_OAUTH_USER_MAP",
+            "a@example.com=alice, bob=robert",
+        ));
+        vars.push(("MEDIA_MCP_OAUTH_JWKS_URI", "https://keys.example.net/jwks"));
+        let s = parse(&vars).unwrap();
+        assert_eq!(
+            s.audiences,
+            ["https://media.example.com/mcp", "media-client"]
+        );
+        assert_eq!(
+            s.user_map.clone().unwrap(),
+            [
+                ("a@example.com".into(), "alice".into()),
+                ("bob".into(), "robert".into())
+            ]
+        );
+        assert_eq!(
+            s.fetch_origins(),
+            ["http://127.0.0.1:9000", "https://keys.example.net"]
+        );
+    }
+}
