@@ -1,5 +1,5 @@
 //! MCP over Streamable HTTP, in the same run as the stdio measurements: `tools/call` latency
-//! (sequential) and throughput at 1/8/32 calls in flight (upstream answering after 20 ms) for
+//! (sequential) and throughput at 1/8/32/256 calls in flight (upstream answering after 20 ms) for
 //! `target/media_mcp_http.wasm` under `host-harness serve --http` and `wasmtime serve`, and for
 //! minimal stateless Streamable
 //! HTTP servers on the official Python and TypeScript SDKs (`bench/peers/*` with `--http`),
@@ -24,10 +24,13 @@ use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 use wasmtime_wasi_http::io::TokioIo;
 
-use crate::measure::{IN_FLIGHT, in_flight, server_env, slow_reply, total_calls};
+use crate::measure::{in_flight, server_env, slow_reply, total_calls};
 use crate::plan::Plan;
 use crate::stats::Summary;
 use crate::workload::{API_KEY, SEARCH_ROUTE, search_args};
+
+/// Calls in flight in the HTTP throughput runs: the stdio counts and one many-client row.
+pub const HTTP_IN_FLIGHT: [usize; 4] = [1, 8, 32, 256];
 
 /// The bearer token ours is called with.
 const TOKEN: &str = "bench-token-0123456789abcdef";
@@ -237,7 +240,7 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
     fake.clear_requests();
     fake.set_override("GET", SEARCH_ROUTE, slow_reply());
     let mut throughput = Vec::new();
-    for k in IN_FLIGHT {
+    for k in HTTP_IN_FLIGHT {
         let mut clients = Vec::with_capacity(k);
         for _ in 0..k {
             clients.push(HttpClient::connect(addr, spec.token).await?);
@@ -354,15 +357,15 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
         "\n## MCP over HTTP (Streamable HTTP, stateless)\n\n\
          `read_search` through `POST /mcp` on a kept-alive connection per call in flight; the \
          same fake Ombi as above (throughput: upstream answering after 20 ms). Ours is \
-         `target/media_mcp_http.wasm` (a fresh instance per request) under the harness (key \
+         `target/media_mcp_http.wasm` (a fresh instance per request, from the pooling allocator) under the harness (key \
          injected, outbound allowlist, limits) and under `wasmtime serve` (key passed to the \
          component), called with a bearer token; the peers are `bench/peers/*` with `--http` (stateless, JSON answers, no \
          authentication).\n\n\
-         | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 |\n|---|---|---|---|---|---|\n",
+         | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 | 256 |\n|---|---|---|---|---|---|---|\n",
     );
     for r in results {
         if let Some(why) = &r.skipped {
-            out.push_str(&format!("| {} | skipped: {why} | | | | |\n", r.name));
+            out.push_str(&format!("| {} | skipped: {why} | | | | | |\n", r.name));
             continue;
         }
         let latency = r.latency.map_or((String::new(), String::new()), |s| {
@@ -378,13 +381,14 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
                 .map_or(String::new(), |(_, v)| format!("{v:.0}"))
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             latency.0,
             latency.1,
             rate(1),
             rate(8),
-            rate(32)
+            rate(32),
+            rate(256)
         ));
     }
     out.push_str(&format!(
@@ -393,4 +397,76 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
         plan.calls, plan.warmup, plan.calls_per_slot
     ));
     out
+}
+
+/// The name of ours in the results.
+const OURS: &str = "host-harness serve --http";
+
+/// The targets rows: `host-harness serve --http` ahead of every other HTTP server on latency
+/// median and p99 and on throughput at each of [`HTTP_IN_FLIGHT`].
+pub fn targets(out: &mut String, results: &[HttpResult]) {
+    use std::fmt::Write as _;
+    if results.is_empty() {
+        return;
+    }
+    let measured = |r: &&HttpResult| r.skipped.is_none();
+    let Some(ours) = results.iter().filter(measured).find(|r| r.name == OURS) else {
+        let _ = writeln!(out, "| `{OURS}` ahead over HTTP | not measured | – |");
+        return;
+    };
+    let others: Vec<&HttpResult> = results
+        .iter()
+        .filter(measured)
+        .filter(|r| r.name != OURS)
+        .collect();
+    let skipped: Vec<&str> = results
+        .iter()
+        .filter(|r| r.skipped.is_some())
+        .map(|r| r.name.as_str())
+        .collect();
+    type Value = fn(&HttpResult, usize) -> Option<f64>;
+    let latency: [(&str, Value); 2] = [
+        ("latency median", |r, _| r.latency.map(|l| l.median_ms)),
+        ("latency p99", |r, _| r.latency.map(|l| l.p99_ms)),
+    ];
+    let rate: Value = |r, k| r.throughput.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+    let mut rows: Vec<(String, Value, usize, bool)> = latency
+        .into_iter()
+        .map(|(label, f)| (label.to_owned(), f, 0, false))
+        .collect();
+    for k in HTTP_IN_FLIGHT {
+        rows.push((format!("throughput, {k} in flight"), rate, k, true));
+    }
+    for (label, value, k, higher) in rows {
+        let Some(o) = value(ours, k) else { continue };
+        let unit = |v: f64| {
+            if higher {
+                format!("{v:.0}/s")
+            } else {
+                crate::cells::ms(v)
+            }
+        };
+        let mut ahead = skipped.is_empty();
+        let mut cells = Vec::new();
+        for other in &others {
+            let Some(v) = value(other, k) else {
+                ahead = false;
+                continue;
+            };
+            ahead &= if higher { o > v } else { o < v };
+            cells.push(format!("{} {}", other.name, unit(v)));
+        }
+        let _ = writeln!(
+            out,
+            "| `{OURS}` ahead of every other HTTP server: {label} | ours {} vs {}{} | {} |",
+            unit(o),
+            cells.join(", "),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} not measured)", skipped.join(", "))
+            },
+            crate::cells::verdict(ahead)
+        );
+    }
 }

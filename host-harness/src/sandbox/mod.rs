@@ -45,7 +45,7 @@ use store::StoreRecipe;
 pub use store::{LoadReport, SandboxOptions};
 
 use failure::{classify, instantiate_failure, timeout_failure};
-use linker::{HostState, linker, pooled_engine};
+use linker::{HostState, PoolShape, linker, pooled_engine};
 
 /// Plugin instances alive at once (calls running concurrently); more calls wait for a slot.
 pub const INSTANCE_SLOTS: u32 = 256;
@@ -155,7 +155,7 @@ impl Sandbox {
         slots: u32,
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
-        let engine = pooled_engine(slots)?;
+        let engine = pooled_engine(slots, PoolShape::PLUGIN)?;
         let (component, provenance) = artifact_cache::load_component(
             &engine,
             wasm,
