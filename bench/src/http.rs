@@ -48,6 +48,8 @@ pub struct HttpResult {
     pub latency: Option<Summary>,
     /// (calls in flight, calls per second).
     pub throughput: Vec<(usize, f64)>,
+    /// (calls in flight, why that row failed): the other rows are still measured.
+    pub failed: Vec<(usize, String)>,
 }
 
 /// A server process to measure.
@@ -74,7 +76,7 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Vec<HttpResult>>
             Ok(spec) => {
                 eprintln!("bench: {} over HTTP", spec.name);
                 let name = spec.name.clone();
-                measure(&spec, &fake, plan)
+                measure(&spec, &fake, plan, root)
                     .await
                     .unwrap_or_else(|e| HttpResult {
                         name,
@@ -134,9 +136,21 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
             ))
         },
         if runs(&wasmtime, "--version") && component.is_file() {
-            let mut args: Vec<String> = ["serve", "-Scli", "--addr", "127.0.0.1:{port}"]
-                .map(str::to_owned)
-                .to_vec();
+            // README's command line. Its request bound matters at 256 in flight: without it
+            // wasmtime's pooling allocator runs out of core instances (1,000 by default) and
+            // answers the requests past that with HTML 500s.
+            let mut args: Vec<String> = [
+                "serve",
+                "-Scli",
+                "--addr",
+                "127.0.0.1:{port}",
+                "--max-concurrent-requests",
+                "32",
+                "-Wtimeout=60s",
+                "-Wmax-memory-size=67108864",
+            ]
+            .map(str::to_owned)
+            .to_vec();
             args.extend(
                 ["OMBI_URL", "OMBI_API_KEY", "MEDIA_MCP_HTTP_TOKENS"].map(|v| format!("--env={v}")),
             );
@@ -199,9 +213,23 @@ fn free_port() -> anyhow::Result<u16> {
         .port())
 }
 
-async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result<HttpResult> {
+async fn measure(
+    spec: &HttpSpec,
+    fake: &FakeOmbi,
+    plan: Plan,
+    root: &Path,
+) -> anyhow::Result<HttpResult> {
     let port = free_port()?;
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    // What the server prints, kept for when a call fails.
+    let file: String = spec
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let log_path = root.join(format!("target/bench/{file}.log"));
+    let server_log = std::fs::File::create(&log_path)
+        .with_context(|| format!("creating {}", log_path.display()))?;
     let mut child = tokio::process::Command::new(&spec.program)
         .args(
             spec.args
@@ -211,8 +239,8 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
         .env_clear()
         .envs(spec.env.iter().cloned())
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stdout(server_log.try_clone()?)
+        .stderr(server_log)
         .kill_on_drop(true)
         .spawn()
         .with_context(|| format!("starting {}", spec.program.display()))?;
@@ -240,23 +268,12 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
     fake.clear_requests();
     fake.set_override("GET", SEARCH_ROUTE, slow_reply());
     let mut throughput = Vec::new();
+    let mut failed = Vec::new();
     for k in HTTP_IN_FLIGHT {
-        let mut clients = Vec::with_capacity(k);
-        for _ in 0..k {
-            clients.push(HttpClient::connect(addr, spec.token).await?);
+        match throughput_row(addr, spec.token, k, plan).await {
+            Ok(rate) => throughput.push((k, rate)),
+            Err(e) => failed.push((k, format!("{e:#}"))),
         }
-        let pool = Arc::new(Mutex::new(clients));
-        let rate = in_flight(k, total_calls(k, plan), move || {
-            let pool = pool.clone();
-            async move {
-                let client = pool.lock().await.pop().context("no free connection")?;
-                let outcome = client.search().await;
-                pool.lock().await.push(client);
-                outcome
-            }
-        })
-        .await?;
-        throughput.push((k, rate));
     }
     fake.clear_overrides();
     fake.clear_requests();
@@ -266,7 +283,32 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
         skipped: None,
         latency: Some(Summary::of(&times)),
         throughput,
+        failed,
     })
+}
+
+/// Calls per second with `k` kept-alive connections each making calls back to back.
+async fn throughput_row(
+    addr: SocketAddr,
+    token: Option<&'static str>,
+    k: usize,
+    plan: Plan,
+) -> anyhow::Result<f64> {
+    let mut clients = Vec::with_capacity(k);
+    for _ in 0..k {
+        clients.push(HttpClient::connect(addr, token).await?);
+    }
+    let pool = Arc::new(Mutex::new(clients));
+    in_flight(k, total_calls(k, plan), move || {
+        let pool = pool.clone();
+        async move {
+            let client = pool.lock().await.pop().context("no free connection")?;
+            let outcome = client.search().await;
+            pool.lock().await.push(client);
+            outcome
+        }
+    })
+    .await
 }
 
 /// One keep-alive HTTP/1.1 connection speaking MCP.
@@ -304,7 +346,12 @@ impl HttpClient {
         let mut sender = self.sender.lock().await;
         sender.ready().await.context("connection closed")?;
         let response = sender.send_request(request).await.context("sending")?;
-        anyhow::ensure!(response.status() == 200, "status {}", response.status());
+        let status = response.status();
+        if status != 200 {
+            let body = response.into_body().collect().await?.to_bytes();
+            let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+            bail!("status {status}: {shown}");
+        }
         let sse = response
             .headers()
             .get(http::header::CONTENT_TYPE)
@@ -374,11 +421,10 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
                 format!("{:.2} ms", s.p99_ms),
             )
         });
-        let rate = |k: usize| {
-            r.throughput
-                .iter()
-                .find(|(n, _)| *n == k)
-                .map_or(String::new(), |(_, v)| format!("{v:.0}"))
+        let rate = |k: usize| match r.throughput.iter().find(|(n, _)| *n == k) {
+            Some((_, v)) => format!("{v:.0}"),
+            None if r.failed.iter().any(|(n, _)| *n == k) => "failed (below)".into(),
+            None => String::new(),
         };
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} |\n",
@@ -390,6 +436,12 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
             rate(32),
             rate(256)
         ));
+    }
+    for r in results {
+        for (k, why) in &r.failed {
+            let why = why.replace('\n', " ");
+            out.push_str(&format!("\n{} at {k} in flight failed: {why}\n", r.name));
+        }
     }
     out.push_str(&format!(
         "\n{} sequential calls per server after {} unmeasured ones; {} calls per slot in the \
