@@ -5,7 +5,7 @@
 //! limit, and the compiled-artifact cache. MCP itself (authentication, Origin checks, JSON-RPC)
 //! is the transport's: what the harness serves is what gateways run.
 //!
-//! The pool holds [`INSTANCE_SLOTS`](super::INSTANCE_SLOTS) instances; a request beyond that
+//! The pool holds [`INSTANCE_SLOTS`] instances; a request beyond that
 //! many at once waits for a slot, and the wait counts against its call timeout.
 //!
 //! The answer is read whole (at most [`MAX_RESPONSE_BYTES`]) before it is sent, so a configured
@@ -25,8 +25,7 @@ use wasmtime_wasi_http::WasiHttpView as _;
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
-use super::INSTANCE_SLOTS;
-use super::linker::{HostState, PoolShape, gateway_linker, pooled_engine};
+use super::linker::{HostState, INSTANCE_SLOTS, PoolShape, gateway_linker, pooled_engine};
 use super::store::{LoadReport, SandboxOptions, StoreRecipe};
 use crate::artifact_cache;
 use crate::policy::Policy;

@@ -136,6 +136,10 @@ fn base_config() -> Config {
     config
 }
 
+/// Instances alive at once in a pooled engine (calls or requests running concurrently); more
+/// wait for a slot.
+pub const INSTANCE_SLOTS: u32 = 256;
+
 /// Per-component bounds of a pooled engine: how many core instances, memories and tables one
 /// instance of the component needs.
 #[derive(Debug, Clone, Copy)]
