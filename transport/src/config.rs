@@ -4,10 +4,13 @@
 
 use core::fmt;
 
-use crate::auth::{AuthMode, Role, TokenError, TokenTable};
+use crate::auth::{AuthMode, Role, TokenTable};
 use crate::oauth::OAuthSettings;
-pub use crate::oauth::config::ConfigError;
 use crate::prelude::*;
+
+mod error;
+
+pub use error::ConfigError;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
 pub const DEFAULT_PATH: &str = "/mcp";
@@ -71,10 +74,7 @@ impl Settings {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         let path = get("MEDIA_MCP_HTTP_PATH").unwrap_or_else(|| DEFAULT_PATH.to_owned());
         if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
-            return Err(ConfigError(
-                "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment"
-                    .to_owned(),
-            ));
+            return Err(ConfigError::Path);
         }
         let users = get("MEDIA_MCP_HTTP_TOKENS");
         let proxies = get("MEDIA_MCP_HTTP_PROXY_TOKENS");
@@ -82,13 +82,13 @@ impl Settings {
             (None, None) => None,
             _ => {
                 let table = match &users {
-                    Some(text) => TokenTable::parse(text).map_err(token_error)?,
+                    Some(text) => TokenTable::parse(text).map_err(ConfigError::Tokens)?,
                     None => TokenTable::empty(),
                 };
                 Some(match &proxies {
                     Some(text) => table
                         .with(text, Role::Proxy)
-                        .map_err(|e| ConfigError(format!("MEDIA_MCP_HTTP_PROXY_TOKENS: {e}")))?,
+                        .map_err(ConfigError::ProxyTokens)?,
                     None => table,
                 })
             }
@@ -99,35 +99,22 @@ impl Settings {
             Some("off") => true,
             Some("oauth") => {
                 if tokens.is_some() {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
-                         server answering OAuth discovery is used with OAuth only, unset one"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::OAuthWithTokens);
                 }
                 if get("MEDIA_MCP_HTTP_USER_HEADER").is_some() {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
-                         the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::OAuthWithUserHeader);
                 }
                 oauth = Some(OAuthSettings::from_lookup(get)?);
                 false
             }
             Some(_) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`".to_owned(),
-                ));
+                return Err(ConfigError::AuthMode);
             }
         };
         let auth = match (tokens, off) {
             (None, false) if let Some(o) = oauth => AuthMode::OAuth(alloc::boxed::Box::new(o)),
             (Some(_), true) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::OffWithTokens);
             }
             (Some(table), false) => AuthMode::Tokens(table),
             (None, true) => AuthMode::Off,
@@ -142,29 +129,17 @@ impl Settings {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
                     || name == "authorization"
                 {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_USER_HEADER must be a header name such as Remote-User"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::UserHeader);
                 }
                 Some(name)
             }
         };
         match (&user_header, users.is_some(), proxies.is_some()) {
             (None, _, true) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_PROXY_TOKENS needs MEDIA_MCP_HTTP_USER_HEADER: the header the \
-                     proxy names the user in"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::ProxyTokensNeedUserHeader);
             }
             (Some(_), true, false) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_USER_HEADER is set with MEDIA_MCP_HTTP_TOKENS only: each of \
-                     those tokens acts as its own user; put the authenticating proxy's token in \
-                     MEDIA_MCP_HTTP_PROXY_TOKENS"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::UserHeaderWithUserTokensOnly);
             }
             _ => {}
         }
@@ -180,9 +155,7 @@ impl Settings {
                 matches!(scheme, "http" | "https") && !rest.is_empty() && !rest.contains('/')
             });
             if !valid {
-                return Err(ConfigError(format!(
-                    "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: {origin:?} is not an origin like https://chat.example.com"
-                )));
+                return Err(ConfigError::AllowedOrigin(origin));
             }
             allowed_origins.push(origin);
         }
@@ -195,10 +168,10 @@ impl Settings {
                 continue;
             }
             if key.chars().count() < MIN_REDACTED_SECRET_CHARS {
-                return Err(ConfigError(format!(
-                    "{name} is shorter than {MIN_REDACTED_SECRET_CHARS} characters: such a key \
-                     could not be removed from results without mangling ordinary text"
-                )));
+                return Err(ConfigError::ShortKey {
+                    variable: name,
+                    min: MIN_REDACTED_SECRET_CHARS,
+                });
             }
             secrets.push(key);
         }
@@ -210,10 +183,6 @@ impl Settings {
             secrets,
         })
     }
-}
-
-fn token_error(e: TokenError) -> ConfigError {
-    ConfigError(format!("MEDIA_MCP_HTTP_TOKENS: {e}"))
 }
 
 #[cfg(test)]

@@ -1,4 +1,3 @@
-
 use super::*;
 
 const ALICE: &str = "alice-token-0123456789";

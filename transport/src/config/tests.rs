@@ -1,5 +1,6 @@
-
 use super::*;
+use crate::auth::TokenError;
+use crate::oauth::config::OAuthError;
 
 fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
     Settings::from_lookup(|name| {
@@ -47,9 +48,18 @@ fn tokens_off_and_both() {
         ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
     ])
     .unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+    assert_eq!(e, ConfigError::OffWithTokens);
+    assert_eq!(e.variable(), "MEDIA_MCP_HTTP_AUTH");
+    assert_eq!(
+        e.to_string(),
+        "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
+    );
     let e = settings(&[("MEDIA_MCP_HTTP_AUTH", "no")]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
+    assert_eq!(e, ConfigError::AuthMode);
+    assert_eq!(
+        e.to_string(),
+        "MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`"
+    );
 }
 
 #[test]
@@ -61,17 +71,29 @@ fn oauth_needs_its_settings_and_excludes_tokens_and_the_user_header() {
     ];
     assert!(matches!(settings(&oauth).unwrap().auth, AuthMode::OAuth(_)));
     let e = settings(&oauth[..2]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
-    for extra in [
-        ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
-        ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
+    assert_eq!(
+        e,
+        ConfigError::OAuth(OAuthError::Missing("MEDIA_MCP_OAUTH_RESOURCE"))
+    );
+    assert_eq!(e.variable(), "MEDIA_MCP_OAUTH_RESOURCE");
+    for (extra, error) in [
+        (
+            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
+            ConfigError::OAuthWithTokens,
+        ),
+        (
+            ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
+            ConfigError::OAuthWithUserHeader,
+        ),
     ] {
         let mut vars = oauth.to_vec();
         vars.push(extra);
         let e = settings(&vars).unwrap_err();
+        assert_eq!(e, error);
+        let said = e.to_string();
         assert!(
-            e.0.contains(extra.0) && !e.0.contains("0123456789abcdef"),
-            "{e}"
+            said.contains(extra.0) && !said.contains("0123456789abcdef"),
+            "{said}"
         );
     }
 }
@@ -79,14 +101,22 @@ fn oauth_needs_its_settings_and_excludes_tokens_and_the_user_header() {
 #[test]
 fn token_errors_name_the_variable_but_not_the_token() {
     let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "alice=short-secret")]).unwrap_err();
-    assert!(e.0.starts_with("MEDIA_MCP_HTTP_TOKENS"), "{e}");
-    assert!(!e.0.contains("short-secret"), "{e}");
+    assert_eq!(e, ConfigError::Tokens(TokenError::Weak("alice".into())));
+    assert_eq!(e.variable(), "MEDIA_MCP_HTTP_TOKENS");
+    assert!(e.to_string().starts_with("MEDIA_MCP_HTTP_TOKENS: "), "{e}");
+    assert!(!e.to_string().contains("short-secret"), "{e}");
 }
 
 #[test]
 fn path_header_and_origins_are_validated() {
-    assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "mcp")]).is_err());
-    assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "/mcp?x=1")]).is_err());
+    for path in ["mcp", "/mcp?x=1"] {
+        let e = settings(&[("MEDIA_MCP_HTTP_PATH", path)]).unwrap_err();
+        assert_eq!(e, ConfigError::Path, "{path}");
+        assert_eq!(
+            e.to_string(),
+            "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment"
+        );
+    }
     assert_eq!(
         settings(&[("MEDIA_MCP_HTTP_PATH", "/api/mcp")])
             .unwrap()
@@ -95,8 +125,10 @@ fn path_header_and_origins_are_validated() {
     );
     let s = settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User")]).unwrap();
     assert_eq!(s.user_header.as_deref(), Some("remote-user"));
-    assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Authorization")]).is_err());
-    assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "a b")]).is_err());
+    for header in ["Authorization", "a b"] {
+        let e = settings(&[("MEDIA_MCP_HTTP_USER_HEADER", header)]).unwrap_err();
+        assert_eq!(e, ConfigError::UserHeader, "{header}");
+    }
     let s = settings(&[(
         "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
         "https://Chat.Example.com/, http://10.0.0.2:3000",
@@ -107,7 +139,12 @@ fn path_header_and_origins_are_validated() {
         ["https://chat.example.com", "http://10.0.0.2:3000"]
     );
     let e = settings(&[("MEDIA_MCP_HTTP_ALLOWED_ORIGINS", "chat.example.com")]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_HTTP_ALLOWED_ORIGINS"), "{e}");
+    assert_eq!(e, ConfigError::AllowedOrigin("chat.example.com".into()));
+    assert_eq!(e.variable(), "MEDIA_MCP_HTTP_ALLOWED_ORIGINS");
+    assert_eq!(
+        e.to_string(),
+        "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: \"chat.example.com\" is not an origin like https://chat.example.com"
+    );
 }
 
 #[test]
@@ -124,11 +161,22 @@ fn secrets_are_read_from_the_key_variables_and_hidden_from_debug() {
 #[test]
 fn keys_too_short_to_redact_are_refused_without_echoing_them() {
     let e = settings(&[("MOVIEPILOT_API_KEY", "short")]).unwrap_err();
-    assert!(
-        e.0.starts_with("MOVIEPILOT_API_KEY is shorter than 8"),
-        "{e}"
+    assert_eq!(
+        e,
+        ConfigError::ShortKey {
+            variable: "MOVIEPILOT_API_KEY",
+            min: MIN_REDACTED_SECRET_CHARS
+        }
     );
-    assert!(!e.0.contains("short:") && !e.0.contains("\"short"), "{e}");
+    let said = e.to_string();
+    assert!(
+        said.starts_with("MOVIEPILOT_API_KEY is shorter than 8"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("short:") && !said.contains("\"short"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -137,9 +185,11 @@ fn proxy_tokens_need_the_user_header_and_user_tokens_do_not_take_it() {
     let proxy = ("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=fedcba9876543210");
     let header = ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User");
     let e = settings(&[proxy]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_HTTP_USER_HEADER"), "{e}");
+    assert_eq!(e, ConfigError::ProxyTokensNeedUserHeader);
+    assert!(e.to_string().contains("MEDIA_MCP_HTTP_USER_HEADER"), "{e}");
     let e = settings(&[user, header]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
+    assert_eq!(e, ConfigError::UserHeaderWithUserTokensOnly);
+    assert!(e.to_string().contains("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
     let s = settings(&[user, proxy, header]).unwrap();
     let AuthMode::Tokens(table) = &s.auth else {
         panic!("{s:?}")
@@ -147,7 +197,21 @@ fn proxy_tokens_need_the_user_header_and_user_tokens_do_not_take_it() {
     assert!(table.has_proxies());
     assert!(settings(&[proxy, header]).is_ok());
     let e = settings(&[("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=short"), header]).unwrap_err();
-    assert!(e.0.starts_with("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
+    assert!(
+        matches!(e, ConfigError::ProxyTokens(TokenError::Weak(_))),
+        "{e}"
+    );
+    assert!(
+        e.to_string().starts_with("MEDIA_MCP_HTTP_PROXY_TOKENS: "),
+        "{e}"
+    );
     let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "caf\u{e9}=0123456789abcdef")]).unwrap_err();
-    assert!(e.0.contains("entry 1") && e.0.contains("ASCII"), "{e}");
+    assert!(
+        matches!(e, ConfigError::Tokens(TokenError::BadUser(1, _))),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("entry 1") && e.to_string().contains("ASCII"),
+        "{e}"
+    );
 }

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn headers(version: Option<&str>, method: Option<&str>, name: Option<&str>) -> McpHeaders {

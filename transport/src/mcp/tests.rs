@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::era::McpHeaders;
 use core::cell::RefCell;

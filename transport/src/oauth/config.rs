@@ -64,27 +64,19 @@ impl fmt::Debug for Introspection {
 
 fn introspection(
     get: &impl Fn(&str) -> Option<String>,
-) -> Result<Option<Introspection>, ConfigError> {
-    const ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
-    const SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+) -> Result<Option<Introspection>, OAuthError> {
     let endpoint = get("MEDIA_MCP_OAUTH_INTROSPECTION_URI")
         .map(|u| url_setting("MEDIA_MCP_OAUTH_INTROSPECTION_URI", &u))
         .transpose()?;
     let always = match get("MEDIA_MCP_OAUTH_INTROSPECT").as_deref().map(str::trim) {
         None | Some("opaque") => false,
         Some("always") => true,
-        Some(_) => {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
-                 with the keys) or `always`"
-                    .to_owned(),
-            ));
-        }
+        Some(_) => return Err(OAuthError::IntrospectMode),
     };
-    let id = get(ID)
+    let id = get(INTROSPECTION_ID)
         .map(|v| v.trim().to_owned())
         .filter(|v| !v.is_empty());
-    let secret = get(SECRET).filter(|v| !v.trim().is_empty());
+    let secret = get(INTROSPECTION_SECRET).filter(|v| !v.trim().is_empty());
     match (id, secret) {
         (Some(client_id), Some(client_secret)) => Ok(Some(Introspection {
             endpoint,
@@ -93,11 +85,8 @@ fn introspection(
             always,
         })),
         (None, None) if endpoint.is_none() && !always => Ok(None),
-        (Some(_), None) => Err(err(format!("{ID} is set: {SECRET} is needed too"))),
-        _ => Err(err(format!(
-            "token introspection needs {ID} and {SECRET} (this server's client at the \
-             identity provider)"
-        ))),
+        (Some(_), None) => Err(OAuthError::IntrospectionSecretMissing),
+        _ => Err(OAuthError::IntrospectionClientMissing),
     }
 }
 
@@ -118,18 +107,95 @@ impl fmt::Debug for OAuthSettings {
     }
 }
 
-/// A setting that cannot be used; the message names the variable.
+/// An OAuth setting that cannot be used: each variant names its variable ([`OAuthError::variable`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub enum OAuthError {
+    /// A required variable is unset.
+    Missing(&'static str),
+    /// Not an https:// URL (http:// only on a loopback host), or one with a fragment.
+    NotUrl(&'static str),
+    /// `MEDIA_MCP_OAUTH_RESOURCE` has a query.
+    ResourceQuery,
+    /// Entry `n` (from 1) of `MEDIA_MCP_OAUTH_USER_MAP` is not `claim-value=ombi-user`.
+    UserMapEntry(usize),
+    /// Not one scope name.
+    NotScope(&'static str),
+    /// The read and the write scope are the same.
+    SameScopes,
+    /// `MEDIA_MCP_OAUTH_JWKS` is not a key set with a usable signing key.
+    Jwks,
+    /// `MEDIA_MCP_OAUTH_INTROSPECT` is neither `opaque` nor `always`.
+    IntrospectMode,
+    /// The introspection client id is set without its secret.
+    IntrospectionSecretMissing,
+    /// Introspection is asked for without its client id and secret.
+    IntrospectionClientMissing,
+}
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+const INTROSPECTION_ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
+const INTROSPECTION_SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+
+impl OAuthError {
+    /// The variable the problem is about (the first of two).
+    pub fn variable(&self) -> &'static str {
+        match self {
+            OAuthError::Missing(name) | OAuthError::NotUrl(name) | OAuthError::NotScope(name) => {
+                name
+            }
+            OAuthError::ResourceQuery => "MEDIA_MCP_OAUTH_RESOURCE",
+            OAuthError::UserMapEntry(_) => "MEDIA_MCP_OAUTH_USER_MAP",
+            OAuthError::SameScopes => "MEDIA_MCP_OAUTH_READ_SCOPE",
+            OAuthError::Jwks => "MEDIA_MCP_OAUTH_JWKS",
+            OAuthError::IntrospectMode => "MEDIA_MCP_OAUTH_INTROSPECT",
+            OAuthError::IntrospectionSecretMissing => INTROSPECTION_SECRET,
+            OAuthError::IntrospectionClientMissing => INTROSPECTION_ID,
+        }
     }
 }
 
-fn err(message: String) -> ConfigError {
-    ConfigError(message)
+impl fmt::Display for OAuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OAuthError::Missing(name) => write!(
+                f,
+                "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
+            ),
+            OAuthError::NotUrl(name) => write!(
+                f,
+                "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
+            ),
+            OAuthError::ResourceQuery => {
+                f.write_str("MEDIA_MCP_OAUTH_RESOURCE must not have a query")
+            }
+            OAuthError::UserMapEntry(n) => write!(
+                f,
+                "MEDIA_MCP_OAUTH_USER_MAP: entry {n} is not `claim-value=ombi-user`"
+            ),
+            OAuthError::NotScope(name) => {
+                write!(f, "{name} must be one scope name, without spaces or quotes")
+            }
+            OAuthError::SameScopes => f.write_str(
+                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ",
+            ),
+            OAuthError::Jwks => f.write_str(
+                "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
+                 RSA, P-256 or Ed25519 signing key",
+            ),
+            OAuthError::IntrospectMode => f.write_str(
+                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
+                 with the keys) or `always`",
+            ),
+            OAuthError::IntrospectionSecretMissing => write!(
+                f,
+                "{INTROSPECTION_ID} is set: {INTROSPECTION_SECRET} is needed too"
+            ),
+            OAuthError::IntrospectionClientMissing => write!(
+                f,
+                "token introspection needs {INTROSPECTION_ID} and {INTROSPECTION_SECRET} (this \
+                 server's client at the identity provider)"
+            ),
+        }
+    }
 }
 
 /// The well-known prefix of protected resource metadata (RFC 9728 §3).
@@ -161,12 +227,10 @@ pub fn origin_of(url: &str) -> Option<String> {
     ))
 }
 
-fn url_setting(name: &str, value: &str) -> Result<String, ConfigError> {
+fn url_setting(name: &'static str, value: &str) -> Result<String, OAuthError> {
     let value = value.trim();
     if origin_of(value).is_none() || value.contains(char::is_whitespace) {
-        return Err(err(format!(
-            "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
-        )));
+        return Err(OAuthError::NotUrl(name));
     }
     Ok(value.to_owned())
 }
@@ -180,12 +244,14 @@ fn list(text: Option<String>) -> Vec<String> {
         .collect()
 }
 
-fn scope_setting(name: &str, value: Option<String>, default: &str) -> Result<String, ConfigError> {
+fn scope_setting(
+    name: &'static str,
+    value: Option<String>,
+    default: &str,
+) -> Result<String, OAuthError> {
     let scope = value.map_or_else(|| default.to_owned(), |v| v.trim().to_owned());
     if scope.is_empty() || scope.contains(|c: char| c.is_whitespace() || c == '"' || c == '\\') {
-        return Err(err(format!(
-            "{name} must be one scope name, without spaces or quotes"
-        )));
+        return Err(OAuthError::NotScope(name));
     }
     Ok(scope)
 }
@@ -212,14 +278,8 @@ impl OAuthSettings {
     /// # Errors
     ///
     /// A missing or unusable value, naming its variable.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, ConfigError> {
-        let required = |name: &str| {
-            get(name).ok_or_else(|| {
-                err(format!(
-                    "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
-                ))
-            })
-        };
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, OAuthError> {
+        let required = |name: &'static str| get(name).ok_or(OAuthError::Missing(name));
         let issuer = url_setting(
             "MEDIA_MCP_OAUTH_ISSUER",
             &required("MEDIA_MCP_OAUTH_ISSUER")?,
@@ -229,9 +289,7 @@ impl OAuthSettings {
             &required("MEDIA_MCP_OAUTH_RESOURCE")?,
         )?;
         if resource.contains('?') {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_RESOURCE must not have a query".to_owned()
-            ));
+            return Err(OAuthError::ResourceQuery);
         }
         let mut audiences = vec![resource.clone()];
         for aud in list(get("MEDIA_MCP_OAUTH_AUDIENCES")) {
@@ -251,10 +309,7 @@ impl OAuthSettings {
                         .map(|(a, b)| (a.trim(), b.trim()))
                         .filter(|(a, b)| !a.is_empty() && !b.is_empty())
                     else {
-                        return Err(err(format!(
-                            "MEDIA_MCP_OAUTH_USER_MAP: entry {} is not `claim-value=ombi-user`",
-                            i + 1
-                        )));
+                        return Err(OAuthError::UserMapEntry(i + 1));
                     };
                     map.push((from.to_owned(), to.to_owned()));
                 }
@@ -272,9 +327,7 @@ impl OAuthSettings {
             DEFAULT_WRITE_SCOPE,
         )?;
         if read_scope == write_scope {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ".to_owned(),
-            ));
+            return Err(OAuthError::SameScopes);
         }
         let jwks_uri = get("MEDIA_MCP_OAUTH_JWKS_URI")
             .map(|u| url_setting("MEDIA_MCP_OAUTH_JWKS_URI", &u))
@@ -283,13 +336,7 @@ impl OAuthSettings {
             None => None,
             Some(text) => match super::jwk::parse_set(text.as_bytes()) {
                 Ok(keys) if !keys.is_empty() => Some(text),
-                _ => {
-                    return Err(err(
-                        "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
-                         RSA, P-256 or Ed25519 signing key"
-                            .to_owned(),
-                    ));
-                }
+                _ => return Err(OAuthError::Jwks),
             },
         };
         let introspection = introspection(&get)?;

@@ -1,7 +1,6 @@
-
 use super::*;
 
-fn parse(vars: &[(&str, &str)]) -> Result<OAuthSettings, ConfigError> {
+fn parse(vars: &[(&str, &str)]) -> Result<OAuthSettings, OAuthError> {
     OAuthSettings::from_lookup(|name| {
         vars.iter()
             .find(|(k, _)| *k == name)
@@ -36,22 +35,60 @@ fn defaults() {
 #[test]
 fn required_and_invalid_values_name_the_variable() {
     let e = parse(&BASE[..1]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
+    assert_eq!(e, OAuthError::Missing("MEDIA_MCP_OAUTH_RESOURCE"));
+    assert_eq!(
+        e.to_string(),
+        "MEDIA_MCP_HTTP_AUTH=oauth needs MEDIA_MCP_OAUTH_RESOURCE (see the README's OAuth section)"
+    );
     let e = parse(&BASE[1..]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_OAUTH_ISSUER"), "{e}");
-    for (name, value) in [
-        ("MEDIA_MCP_OAUTH_ISSUER", "http://id.example.com"),
-        ("MEDIA_MCP_OAUTH_RESOURCE", "media.example.com/mcp"),
-        ("MEDIA_MCP_OAUTH_JWKS_URI", "ftp://id.example.com/jwks"),
-        ("MEDIA_MCP_OAUTH_READ_SCOPE", "two scopes"),
-        ("MEDIA_MCP_OAUTH_USER_MAP", "alice"),
-        ("MEDIA_MCP_OAUTH_JWKS", "{\"keys\": []}"),
+    assert_eq!(e, OAuthError::Missing("MEDIA_MCP_OAUTH_ISSUER"));
+    for (name, value, error) in [
+        (
+            "MEDIA_MCP_OAUTH_ISSUER",
+            "http://id.example.com",
+            OAuthError::NotUrl("MEDIA_MCP_OAUTH_ISSUER"),
+        ),
+        (
+            "MEDIA_MCP_OAUTH_RESOURCE",
+            "media.example.com/mcp",
+            OAuthError::NotUrl("MEDIA_MCP_OAUTH_RESOURCE"),
+        ),
+        (
+            "MEDIA_MCP_OAUTH_RESOURCE",
+            "https://media.example.com/mcp?x=1",
+            OAuthError::ResourceQuery,
+        ),
+        (
+            "MEDIA_MCP_OAUTH_JWKS_URI",
+            "ftp://id.example.com/jwks",
+            OAuthError::NotUrl("MEDIA_MCP_OAUTH_JWKS_URI"),
+        ),
+        (
+            "MEDIA_MCP_OAUTH_READ_SCOPE",
+            "two scopes",
+            OAuthError::NotScope("MEDIA_MCP_OAUTH_READ_SCOPE"),
+        ),
+        (
+            "MEDIA_MCP_OAUTH_WRITE_SCOPE",
+            "media:read",
+            OAuthError::SameScopes,
+        ),
+        (
+            "MEDIA_MCP_OAUTH_USER_MAP",
+            "a=b,alice",
+            OAuthError::UserMapEntry(2),
+        ),
+        ("MEDIA_MCP_OAUTH_JWKS", "{\"keys\": []}", OAuthError::Jwks),
     ] {
         let mut vars = BASE.to_vec();
         vars.retain(|(k, _)| *k != name);
         vars.push((name, value));
         let e = parse(&vars).unwrap_err();
-        assert!(e.0.contains(name), "{name}: {e}");
+        assert_eq!(e, error, "{name}");
+        assert!(e.to_string().contains(e.variable()), "{name}: {e}");
+        if name != "MEDIA_MCP_OAUTH_WRITE_SCOPE" {
+            assert_eq!(e.variable(), name);
+        }
     }
 }
 
@@ -69,23 +106,24 @@ fn introspection_needs_both_credentials_and_hides_the_secret() {
         "very-secret-value-42",
     );
     let e = with(&[id]).unwrap_err();
-    assert!(
-        e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"),
-        "{e}"
+    assert_eq!(e, OAuthError::IntrospectionSecretMissing);
+    assert_eq!(
+        e.to_string(),
+        "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID is set: MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET is needed too"
     );
     let e = with(&[secret]).unwrap_err();
-    assert!(
-        e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
-        "{e}"
-    );
-    assert!(!e.0.contains("very-secret-value-42"));
+    assert_eq!(e, OAuthError::IntrospectionClientMissing);
+    assert_eq!(e.variable(), "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID");
+    assert!(!e.to_string().contains("very-secret-value-42"));
     let e = with(&[("MEDIA_MCP_OAUTH_INTROSPECT", "always")]).unwrap_err();
+    assert_eq!(e, OAuthError::IntrospectionClientMissing);
+    let e = with(&[id, secret, ("MEDIA_MCP_OAUTH_INTROSPECT", "sometimes")]).unwrap_err();
+    assert_eq!(e, OAuthError::IntrospectMode);
     assert!(
-        e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
+        e.to_string()
+            .starts_with("MEDIA_MCP_OAUTH_INTROSPECT must be"),
         "{e}"
     );
-    let e = with(&[id, secret, ("MEDIA_MCP_OAUTH_INTROSPECT", "sometimes")]).unwrap_err();
-    assert!(e.0.contains("MEDIA_MCP_OAUTH_INTROSPECT "), "{e}");
     let s = with(&[
         id,
         secret,

@@ -1,4 +1,3 @@
-
 use super::*;
 use p256::ecdsa::signature::Signer as _;
 use serde_json::json;
