@@ -25,7 +25,7 @@ elif [[ $# -gt 0 ]]; then
 fi
 
 ./scripts/build-component.sh
-cargo build --locked --release -p host-harness -p media-mcp-bench
+./scripts/build-native.sh
 
 if [[ -n "$only" ]]; then
   # The connection-reuse rows alone (no peers, no micro-benchmarks).
@@ -49,10 +49,10 @@ fi
 
 if [[ -n "$smoke" ]]; then
   # One iteration of each micro-benchmark: they still compile and run.
-  cargo bench --locked -p media-mcp --bench micro -- --test
+  cargo test --locked --release --workspace --bench micro
 else
   rm -rf target/criterion
-  cargo bench --locked -p media-mcp --bench micro -- --warm-up-time 1 --measurement-time 3
+  cargo bench --locked --workspace --bench micro -- --warm-up-time 1 --measurement-time 3
 fi
 
 target/release/media-mcp-bench $smoke

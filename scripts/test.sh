@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/build-component.sh
-cargo build --locked --release -p host-harness -p media-mcp-demo
+./scripts/build-native.sh
 cargo test --locked --release --workspace
 
 python3 -m venv target/py >/dev/null
 target/py/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
-target/py/bin/python -m pytest -q tests/python
+target/py/bin/python -m pytest -q --durations=15 tests/python

@@ -1,5 +1,5 @@
 //! MCP over Streamable HTTP, in the same run as the stdio measurements: `tools/call` latency
-//! (sequential) and throughput at 1/8/32 calls in flight (upstream answering after 20 ms) for
+//! (sequential) and throughput at 1/8/32/256 calls in flight (upstream answering after 20 ms) for
 //! `target/media_mcp_http.wasm` under `host-harness serve --http` and `wasmtime serve`, and for
 //! minimal stateless Streamable
 //! HTTP servers on the official Python and TypeScript SDKs (`bench/peers/*` with `--http`),
@@ -24,10 +24,13 @@ use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 use wasmtime_wasi_http::io::TokioIo;
 
-use crate::measure::{IN_FLIGHT, in_flight, server_env, slow_reply, total_calls};
+use crate::measure::{in_flight, server_env, slow_reply, total_calls};
 use crate::plan::Plan;
 use crate::stats::Summary;
 use crate::workload::{API_KEY, SEARCH_ROUTE, search_args};
+
+/// Calls in flight in the HTTP throughput runs: the stdio counts and one many-client row.
+pub const HTTP_IN_FLIGHT: [usize; 4] = [1, 8, 32, 256];
 
 /// The bearer token ours is called with.
 const TOKEN: &str = "bench-token-0123456789abcdef";
@@ -45,6 +48,8 @@ pub struct HttpResult {
     pub latency: Option<Summary>,
     /// (calls in flight, calls per second).
     pub throughput: Vec<(usize, f64)>,
+    /// (calls in flight, why that row failed): the other rows are still measured.
+    pub failed: Vec<(usize, String)>,
 }
 
 /// A server process to measure.
@@ -71,7 +76,7 @@ pub async fn run_all(root: &Path, plan: Plan) -> anyhow::Result<Vec<HttpResult>>
             Ok(spec) => {
                 eprintln!("bench: {} over HTTP", spec.name);
                 let name = spec.name.clone();
-                measure(&spec, &fake, plan)
+                measure(&spec, &fake, plan, root)
                     .await
                     .unwrap_or_else(|e| HttpResult {
                         name,
@@ -131,9 +136,21 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
             ))
         },
         if runs(&wasmtime, "--version") && component.is_file() {
-            let mut args: Vec<String> = ["serve", "-Scli", "--addr", "127.0.0.1:{port}"]
-                .map(str::to_owned)
-                .to_vec();
+            // README's command line. Its request bound matters at 256 in flight: without it
+            // wasmtime's pooling allocator runs out of core instances (1,000 by default) and
+            // answers the requests past that with HTML 500s.
+            let mut args: Vec<String> = [
+                "serve",
+                "-Scli",
+                "--addr",
+                "127.0.0.1:{port}",
+                "--max-concurrent-requests",
+                "32",
+                "-Wtimeout=60s",
+                "-Wmax-memory-size=67108864",
+            ]
+            .map(str::to_owned)
+            .to_vec();
             args.extend(
                 ["OMBI_URL", "OMBI_API_KEY", "MEDIA_MCP_HTTP_TOKENS"].map(|v| format!("--env={v}")),
             );
@@ -196,9 +213,23 @@ fn free_port() -> anyhow::Result<u16> {
         .port())
 }
 
-async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result<HttpResult> {
+async fn measure(
+    spec: &HttpSpec,
+    fake: &FakeOmbi,
+    plan: Plan,
+    root: &Path,
+) -> anyhow::Result<HttpResult> {
     let port = free_port()?;
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    // What the server prints, kept for when a call fails.
+    let file: String = spec
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let log_path = root.join(format!("target/bench/{file}.log"));
+    let server_log = std::fs::File::create(&log_path)
+        .with_context(|| format!("creating {}", log_path.display()))?;
     let mut child = tokio::process::Command::new(&spec.program)
         .args(
             spec.args
@@ -208,8 +239,8 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
         .env_clear()
         .envs(spec.env.iter().cloned())
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stdout(server_log.try_clone()?)
+        .stderr(server_log)
         .kill_on_drop(true)
         .spawn()
         .with_context(|| format!("starting {}", spec.program.display()))?;
@@ -237,23 +268,12 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
     fake.clear_requests();
     fake.set_override("GET", SEARCH_ROUTE, slow_reply());
     let mut throughput = Vec::new();
-    for k in IN_FLIGHT {
-        let mut clients = Vec::with_capacity(k);
-        for _ in 0..k {
-            clients.push(HttpClient::connect(addr, spec.token).await?);
+    let mut failed = Vec::new();
+    for k in HTTP_IN_FLIGHT {
+        match throughput_row(addr, spec.token, k, plan).await {
+            Ok(rate) => throughput.push((k, rate)),
+            Err(e) => failed.push((k, format!("{e:#}"))),
         }
-        let pool = Arc::new(Mutex::new(clients));
-        let rate = in_flight(k, total_calls(k, plan), move || {
-            let pool = pool.clone();
-            async move {
-                let client = pool.lock().await.pop().context("no free connection")?;
-                let outcome = client.search().await;
-                pool.lock().await.push(client);
-                outcome
-            }
-        })
-        .await?;
-        throughput.push((k, rate));
     }
     fake.clear_overrides();
     fake.clear_requests();
@@ -263,7 +283,32 @@ async fn measure(spec: &HttpSpec, fake: &FakeOmbi, plan: Plan) -> anyhow::Result
         skipped: None,
         latency: Some(Summary::of(&times)),
         throughput,
+        failed,
     })
+}
+
+/// Calls per second with `k` kept-alive connections each making calls back to back.
+async fn throughput_row(
+    addr: SocketAddr,
+    token: Option<&'static str>,
+    k: usize,
+    plan: Plan,
+) -> anyhow::Result<f64> {
+    let mut clients = Vec::with_capacity(k);
+    for _ in 0..k {
+        clients.push(HttpClient::connect(addr, token).await?);
+    }
+    let pool = Arc::new(Mutex::new(clients));
+    in_flight(k, total_calls(k, plan), move || {
+        let pool = pool.clone();
+        async move {
+            let client = pool.lock().await.pop().context("no free connection")?;
+            let outcome = client.search().await;
+            pool.lock().await.push(client);
+            outcome
+        }
+    })
+    .await
 }
 
 /// One keep-alive HTTP/1.1 connection speaking MCP.
@@ -301,7 +346,12 @@ impl HttpClient {
         let mut sender = self.sender.lock().await;
         sender.ready().await.context("connection closed")?;
         let response = sender.send_request(request).await.context("sending")?;
-        anyhow::ensure!(response.status() == 200, "status {}", response.status());
+        let status = response.status();
+        if status != 200 {
+            let body = response.into_body().collect().await?.to_bytes();
+            let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+            bail!("status {status}: {shown}");
+        }
         let sse = response
             .headers()
             .get(http::header::CONTENT_TYPE)
@@ -354,15 +404,15 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
         "\n## MCP over HTTP (Streamable HTTP, stateless)\n\n\
          `read_search` through `POST /mcp` on a kept-alive connection per call in flight; the \
          same fake Ombi as above (throughput: upstream answering after 20 ms). Ours is \
-         `target/media_mcp_http.wasm` (a fresh instance per request) under the harness (key \
+         `target/media_mcp_http.wasm` (a fresh instance per request, from the pooling allocator) under the harness (key \
          injected, outbound allowlist, limits) and under `wasmtime serve` (key passed to the \
          component), called with a bearer token; the peers are `bench/peers/*` with `--http` (stateless, JSON answers, no \
          authentication).\n\n\
-         | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 |\n|---|---|---|---|---|---|\n",
+         | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 | 256 |\n|---|---|---|---|---|---|---|\n",
     );
     for r in results {
         if let Some(why) = &r.skipped {
-            out.push_str(&format!("| {} | skipped: {why} | | | | |\n", r.name));
+            out.push_str(&format!("| {} | skipped: {why} | | | | | |\n", r.name));
             continue;
         }
         let latency = r.latency.map_or((String::new(), String::new()), |s| {
@@ -371,21 +421,27 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
                 format!("{:.2} ms", s.p99_ms),
             )
         });
-        let rate = |k: usize| {
-            r.throughput
-                .iter()
-                .find(|(n, _)| *n == k)
-                .map_or(String::new(), |(_, v)| format!("{v:.0}"))
+        let rate = |k: usize| match r.throughput.iter().find(|(n, _)| *n == k) {
+            Some((_, v)) => format!("{v:.0}"),
+            None if r.failed.iter().any(|(n, _)| *n == k) => "failed (below)".into(),
+            None => String::new(),
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             latency.0,
             latency.1,
             rate(1),
             rate(8),
-            rate(32)
+            rate(32),
+            rate(256)
         ));
+    }
+    for r in results {
+        for (k, why) in &r.failed {
+            let why = why.replace('\n', " ");
+            out.push_str(&format!("\n{} at {k} in flight failed: {why}\n", r.name));
+        }
     }
     out.push_str(&format!(
         "\n{} sequential calls per server after {} unmeasured ones; {} calls per slot in the \
@@ -393,4 +449,76 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
         plan.calls, plan.warmup, plan.calls_per_slot
     ));
     out
+}
+
+/// The name of ours in the results.
+const OURS: &str = "host-harness serve --http";
+
+/// The targets rows: `host-harness serve --http` ahead of every other HTTP server on latency
+/// median and p99 and on throughput at each of [`HTTP_IN_FLIGHT`].
+pub fn targets(out: &mut String, results: &[HttpResult]) {
+    use std::fmt::Write as _;
+    if results.is_empty() {
+        return;
+    }
+    let measured = |r: &&HttpResult| r.skipped.is_none();
+    let Some(ours) = results.iter().filter(measured).find(|r| r.name == OURS) else {
+        let _ = writeln!(out, "| `{OURS}` ahead over HTTP | not measured | – |");
+        return;
+    };
+    let others: Vec<&HttpResult> = results
+        .iter()
+        .filter(measured)
+        .filter(|r| r.name != OURS)
+        .collect();
+    let skipped: Vec<&str> = results
+        .iter()
+        .filter(|r| r.skipped.is_some())
+        .map(|r| r.name.as_str())
+        .collect();
+    type Value = fn(&HttpResult, usize) -> Option<f64>;
+    let latency: [(&str, Value); 2] = [
+        ("latency median", |r, _| r.latency.map(|l| l.median_ms)),
+        ("latency p99", |r, _| r.latency.map(|l| l.p99_ms)),
+    ];
+    let rate: Value = |r, k| r.throughput.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+    let mut rows: Vec<(String, Value, usize, bool)> = latency
+        .into_iter()
+        .map(|(label, f)| (label.to_owned(), f, 0, false))
+        .collect();
+    for k in HTTP_IN_FLIGHT {
+        rows.push((format!("throughput, {k} in flight"), rate, k, true));
+    }
+    for (label, value, k, higher) in rows {
+        let Some(o) = value(ours, k) else { continue };
+        let unit = |v: f64| {
+            if higher {
+                format!("{v:.0}/s")
+            } else {
+                crate::cells::ms(v)
+            }
+        };
+        let mut ahead = skipped.is_empty();
+        let mut cells = Vec::new();
+        for other in &others {
+            let Some(v) = value(other, k) else {
+                ahead = false;
+                continue;
+            };
+            ahead &= if higher { o > v } else { o < v };
+            cells.push(format!("{} {}", other.name, unit(v)));
+        }
+        let _ = writeln!(
+            out,
+            "| `{OURS}` ahead of every other HTTP server: {label} | ours {} vs {}{} | {} |",
+            unit(o),
+            cells.join(", "),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} not measured)", skipped.join(", "))
+            },
+            crate::cells::verdict(ahead)
+        );
+    }
 }

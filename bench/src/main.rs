@@ -26,6 +26,7 @@
 
 mod big;
 mod bridge;
+mod cells;
 mod client;
 mod floor;
 mod http;
@@ -33,6 +34,7 @@ mod machine;
 mod measure;
 mod micro;
 mod plan;
+mod pyclient;
 mod report;
 mod reuse;
 mod stats;
@@ -131,7 +133,7 @@ fn main() -> anyhow::Result<()> {
     };
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
-    let mut text = report::render(&results, &micro, plan, &notes);
+    let mut text = report::render(&results, &over_http, &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
     if let Some(bridge) = &bridge {
         text.push_str(&bridge::render(bridge, plan));

@@ -20,12 +20,12 @@ use crate::big::{self, BigBody};
 use crate::client::{McpClient, ServerSpec, cold_start};
 use crate::floor;
 use crate::plan::{Only, Plan};
+use crate::pyclient::{self, PyClientResult};
 use crate::stats::Summary;
 use crate::upstream::PythonUpstream;
 use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, UPSTREAM_DELAY, search_args};
 
-/// Calls in flight in the throughput runs.
-pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];
+pub use crate::workload::IN_FLIGHT;
 
 /// Everything measured for one server (or floor).
 #[derive(Debug, Clone, Default)]
@@ -65,6 +65,8 @@ pub struct Results {
     pub wasm_bytes: u64,
     /// `target/media_mcp_http.wasm`, if built.
     pub http_wasm_bytes: Option<u64>,
+    /// Ours and the peers driven by the official Python client ([`crate::pyclient`]).
+    pub python_client: Vec<PyClientResult>,
     /// Why the Python upstream's throughput was not measured, if it was not.
     pub python_upstream_skipped: Option<String>,
     /// Machine and versions, for the report header.
@@ -159,7 +161,13 @@ pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Res
     no_cache.args.push("--no-cache".into());
     results.ours_cold_no_cache = Some(cold_series(&no_cache, plan.slow_cold_runs).await?.0);
 
+    let mut driven = vec![ours.clone()];
     for peer in peers(root, &base_env(&[])) {
+        if let Ok(spec) = &peer
+            && only.wants(&spec.name)
+        {
+            driven.push(spec.clone());
+        }
         match peer {
             Ok(spec) if !only.wants(&spec.name) => results.servers.push(ServerResult {
                 name: spec.name,
@@ -187,6 +195,9 @@ pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Res
                 });
             }
         }
+    }
+    if let Some(py) = py {
+        results.python_client = pyclient::run(root, plan, &driven, py).await;
     }
     Ok(results)
 }

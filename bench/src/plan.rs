@@ -17,6 +17,8 @@ pub struct Plan {
     pub calls_per_slot: usize,
     /// Calls with the 50 MB body.
     pub big_runs: usize,
+    /// Rounds of the official Python client driving each server ([`crate::pyclient`]).
+    pub python_client_rounds: usize,
 }
 
 /// Which servers a run measures besides the floor and ours, which every run measures
@@ -68,6 +70,7 @@ impl Plan {
             warmup: 50,
             calls_per_slot: 12,
             big_runs: 3,
+            python_client_rounds: 3,
         }
     }
 
@@ -80,6 +83,7 @@ impl Plan {
             warmup: 2,
             calls_per_slot: 2,
             big_runs: 1,
+            python_client_rounds: 1,
         }
     }
 }

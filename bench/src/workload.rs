@@ -17,3 +17,6 @@ pub const UPSTREAM_DELAY: std::time::Duration = std::time::Duration::from_millis
 pub fn search_args() -> Value {
     json!({"query": "matrix", "media": "movie"})
 }
+
+/// Calls in flight in the throughput runs.
+pub const IN_FLIGHT: [usize; 3] = [1, 8, 32];

@@ -6,9 +6,8 @@ use crate::moviepilot::{self, MoviePilotConfig};
 use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
 use crate::tool::{ConfigProblem, Selection};
-use crate::upstream::non_empty;
 
-use media_mcp_wire::settings::CALL_DEADLINE;
+use media_mcp_wire::plugin_settings;
 
 /// Everything the component reads from its environment.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -30,16 +29,7 @@ impl Config {
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Self {
         let mut problems = Vec::new();
         let ombi = ombi::config::from_lookup(&var, &mut problems);
-        let call_deadline_ms = match non_empty(var(CALL_DEADLINE.name)) {
-            None => CALL_DEADLINE.default,
-            Some(v) => CALL_DEADLINE.parse(&v).unwrap_or_else(|| {
-                problems.push(ConfigProblem::new(
-                    CALL_DEADLINE.name,
-                    format!("must be {}..={}", CALL_DEADLINE.min, CALL_DEADLINE.max),
-                ));
-                CALL_DEADLINE.default
-            }),
-        };
+        let call_deadline_ms = plugin_settings::call_deadline_ms(&var, &mut problems);
         let moviepilot = moviepilot::config::from_lookup(&var, &mut problems);
         let selection = Selection::from_lookup(&var, &mut problems);
         Self {

@@ -75,9 +75,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 let host = Host::start(&settings).await?;
                 println!("{} tool(s):", host.tools().len());
                 print!("{}", present::tool_list(host.tools()));
-                for problem in host.problems() {
-                    println!("configuration problem: {problem}");
-                }
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -228,11 +225,6 @@ impl Host {
         self.catalogue.tools()
     }
 
-    /// The component's configuration problems ([`Catalogue::problems`]).
-    pub fn problems(&self) -> Vec<String> {
-        self.catalogue.problems()
-    }
-
     /// Calls one tool, as `tools/call` does.
     ///
     /// # Errors
@@ -271,7 +263,6 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     let (sandbox, report) = Sandbox::load(&path, options)?;
     let (specs, listing) = list_tools(&sandbox, &report, &guest_env, settings).await?;
     let catalogue = Catalogue::from_specs(specs)?;
-    catalogue.log_problems();
     let keys_to_guest = settings.pass_key_to_guest;
     log_ready(
         &path,
@@ -325,7 +316,6 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
         }
     });
     let catalogue = Catalogue::from_specs(specs)?;
-    catalogue.log_problems();
     Ok((slot, Arc::new(catalogue)))
 }
 

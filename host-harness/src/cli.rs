@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use clap::{ArgAction, Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
 
-use crate::config::{Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, Scope, VARIABLES};
+use crate::config::{Kind, Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, Scope, VARIABLES};
 
 /// Flags every subcommand accepts, as typed. Programs built on the harness (the demo) flatten
 /// them into their own command line and turn them into [`Common`].
@@ -257,7 +257,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
 
 const BIN: &str = "host-harness";
 
-/// The completion script for `shell`: subcommands, flags and the shells `completions` takes.
+/// The completion script for `shell`: subcommands, flags and the shells `completions` takes;
+/// zsh's also completes the variables' values ([`with_zsh_variable_values`]).
 pub fn completions(shell: Shell) -> String {
     let generator = match shell {
         Shell::Bash => clap_complete::Shell::Bash,
@@ -269,8 +270,62 @@ pub fn completions(shell: Shell) -> String {
     let script = String::from_utf8_lossy(&script).into_owned();
     match shell {
         Shell::Bash => fix_bash_case_labels(&script),
-        Shell::Zsh | Shell::Fish => script,
+        Shell::Zsh => with_zsh_variable_values(&script),
+        Shell::Fish => script,
     }
+}
+
+/// The zsh script, also completing each variable of [`VARIABLES`] where it is assigned
+/// (`MEDIA_MCP_LOG=<TAB>`, zsh's `-value-,NAME,-default-` contexts): its `--help` description,
+/// with its words for a switch or a choice and file names for a path. `_host-harness` is
+/// registered for those contexts (by the `#compdef` line when autoloaded, by `compdef` when
+/// sourced) and answers them before anything else.
+fn with_zsh_variable_values(script: &str) -> String {
+    let contexts = VARIABLES
+        .iter()
+        .map(|v| format!("-value-,{},-default-", v.name))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut values = String::from("_host-harness_variable_value() {\n    case $service in\n");
+    for v in VARIABLES {
+        let description = zsh_quoted(&format!("{}: {}", v.name, v.described()));
+        let complete = match v.kind {
+            Kind::Switch => format!(
+                "_wanted values expl {} compadd -- 1 0 true false yes no on off",
+                description.replace('%', "%%")
+            ),
+            Kind::Choice(words) => format!(
+                "_wanted values expl {} compadd -- {}",
+                description.replace('%', "%%"),
+                words.join(" ")
+            ),
+            Kind::Path => "_files".to_owned(),
+            _ => format!("_message -r {description}"),
+        };
+        let _ = writeln!(values, "        (-value-,{},*) {complete} ;;", v.name);
+    }
+    values.push_str("    esac\n}\n");
+    script
+        .replacen(
+            &format!("#compdef {BIN}\n"),
+            &format!("#compdef {BIN} {contexts}\n\n{values}"),
+            1,
+        )
+        .replacen(
+            "_host-harness() {\n",
+            "_host-harness() {\n    if [[ $service == -value-,* ]]; then\n        _host-harness_variable_value\n        return\n    fi\n",
+            1,
+        )
+        .replacen(
+            &format!("    compdef _host-harness {BIN}\n"),
+            &format!("    compdef _host-harness {BIN} {contexts}\n"),
+            1,
+        )
+}
+
+/// `text` as one zsh word in single quotes.
+fn zsh_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// clap_complete 4.6.12 names the bash completion states of a hyphenated program inconsistently:

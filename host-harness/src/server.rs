@@ -72,9 +72,6 @@ pub static SUPPORTED_PROTOCOL_VERSIONS: std::sync::LazyLock<Vec<ProtocolVersion>
             .collect()
     });
 
-/// The tools the component lists to report a backend it cannot use.
-pub const STATUS_TOOLS: &[&str] = &["ombi_status", "moviepilot_status"];
-
 /// The tool list, converted once from the component's `list-tools`.
 #[derive(Debug, Clone, Default)]
 pub struct Catalogue {
@@ -113,23 +110,6 @@ impl Catalogue {
     /// One tool by name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.by_name.get(name).map(|&i| &self.tools[i])
-    }
-
-    /// The component's configuration problems: the descriptions of the status tools it lists
-    /// when a backend is configured but unusable (`list-tools` has no other error channel).
-    pub fn problems(&self) -> Vec<String> {
-        self.tools
-            .iter()
-            .filter(|t| STATUS_TOOLS.contains(&t.name.as_ref()))
-            .map(|t| format!("{}: {}", t.name, t.description.as_deref().unwrap_or("")))
-            .collect()
-    }
-
-    /// Logs each configuration problem, once per start.
-    pub fn log_problems(&self) {
-        for problem in self.problems() {
-            crate::log_warn!("configuration problem: {problem}");
-        }
     }
 
     /// Whether `name` may change upstream state: listed without `readOnlyHint: true`.

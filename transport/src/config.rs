@@ -4,10 +4,13 @@
 
 use core::fmt;
 
-use crate::auth::{AuthMode, Role, TokenError, TokenTable};
+use crate::auth::{AuthMode, Role, TokenTable};
 use crate::oauth::OAuthSettings;
-pub use crate::oauth::config::ConfigError;
 use crate::prelude::*;
+
+mod error;
+
+pub use error::ConfigError;
 
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
 pub const DEFAULT_PATH: &str = "/mcp";
@@ -71,10 +74,7 @@ impl Settings {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         let path = get("MEDIA_MCP_HTTP_PATH").unwrap_or_else(|| DEFAULT_PATH.to_owned());
         if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
-            return Err(ConfigError(
-                "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment"
-                    .to_owned(),
-            ));
+            return Err(ConfigError::Path);
         }
         let users = get("MEDIA_MCP_HTTP_TOKENS");
         let proxies = get("MEDIA_MCP_HTTP_PROXY_TOKENS");
@@ -82,13 +82,13 @@ impl Settings {
             (None, None) => None,
             _ => {
                 let table = match &users {
-                    Some(text) => TokenTable::parse(text).map_err(token_error)?,
+                    Some(text) => TokenTable::parse(text).map_err(ConfigError::Tokens)?,
                     None => TokenTable::empty(),
                 };
                 Some(match &proxies {
                     Some(text) => table
                         .with(text, Role::Proxy)
-                        .map_err(|e| ConfigError(format!("MEDIA_MCP_HTTP_PROXY_TOKENS: {e}")))?,
+                        .map_err(ConfigError::ProxyTokens)?,
                     None => table,
                 })
             }
@@ -99,35 +99,22 @@ impl Settings {
             Some("off") => true,
             Some("oauth") => {
                 if tokens.is_some() {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
-                         server answering OAuth discovery is used with OAuth only, unset one"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::OAuthWithTokens);
                 }
                 if get("MEDIA_MCP_HTTP_USER_HEADER").is_some() {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
-                         the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::OAuthWithUserHeader);
                 }
                 oauth = Some(OAuthSettings::from_lookup(get)?);
                 false
             }
             Some(_) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`".to_owned(),
-                ));
+                return Err(ConfigError::AuthMode);
             }
         };
         let auth = match (tokens, off) {
             (None, false) if let Some(o) = oauth => AuthMode::OAuth(alloc::boxed::Box::new(o)),
             (Some(_), true) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::OffWithTokens);
             }
             (Some(table), false) => AuthMode::Tokens(table),
             (None, true) => AuthMode::Off,
@@ -142,29 +129,17 @@ impl Settings {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
                     || name == "authorization"
                 {
-                    return Err(ConfigError(
-                        "MEDIA_MCP_HTTP_USER_HEADER must be a header name such as Remote-User"
-                            .to_owned(),
-                    ));
+                    return Err(ConfigError::UserHeader);
                 }
                 Some(name)
             }
         };
         match (&user_header, users.is_some(), proxies.is_some()) {
             (None, _, true) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_PROXY_TOKENS needs MEDIA_MCP_HTTP_USER_HEADER: the header the \
-                     proxy names the user in"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::ProxyTokensNeedUserHeader);
             }
             (Some(_), true, false) => {
-                return Err(ConfigError(
-                    "MEDIA_MCP_HTTP_USER_HEADER is set with MEDIA_MCP_HTTP_TOKENS only: each of \
-                     those tokens acts as its own user; put the authenticating proxy's token in \
-                     MEDIA_MCP_HTTP_PROXY_TOKENS"
-                        .to_owned(),
-                ));
+                return Err(ConfigError::UserHeaderWithUserTokensOnly);
             }
             _ => {}
         }
@@ -180,9 +155,7 @@ impl Settings {
                 matches!(scheme, "http" | "https") && !rest.is_empty() && !rest.contains('/')
             });
             if !valid {
-                return Err(ConfigError(format!(
-                    "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: {origin:?} is not an origin like https://chat.example.com"
-                )));
+                return Err(ConfigError::AllowedOrigin(origin));
             }
             allowed_origins.push(origin);
         }
@@ -195,10 +168,10 @@ impl Settings {
                 continue;
             }
             if key.chars().count() < MIN_REDACTED_SECRET_CHARS {
-                return Err(ConfigError(format!(
-                    "{name} is shorter than {MIN_REDACTED_SECRET_CHARS} characters: such a key \
-                     could not be removed from results without mangling ordinary text"
-                )));
+                return Err(ConfigError::ShortKey {
+                    variable: name,
+                    min: MIN_REDACTED_SECRET_CHARS,
+                });
             }
             secrets.push(key);
         }
@@ -212,162 +185,5 @@ impl Settings {
     }
 }
 
-fn token_error(e: TokenError) -> ConfigError {
-    ConfigError(format!("MEDIA_MCP_HTTP_TOKENS: {e}"))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
-        Settings::from_lookup(|name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        })
-    }
-
-    #[test]
-    fn every_variable_read_is_one_a_host_hands_the_component() {
-        let asked = core::cell::RefCell::new(Vec::new());
-        let _ = Settings::from_lookup(|name| {
-            asked.borrow_mut().push(name.to_owned());
-            None
-        });
-        let asked = asked.into_inner();
-        assert!(!asked.is_empty());
-        for name in asked {
-            assert!(
-                media_mcp_wire::settings::GUEST_VARIABLES.contains(&name.as_str()),
-                "{name} is read but not in media_mcp_wire::settings::GUEST_VARIABLES"
-            );
-        }
-    }
-
-    #[test]
-    fn defaults_serve_mcp_and_leave_auth_unconfigured() {
-        let s = settings(&[]).unwrap();
-        assert_eq!(s.path, "/mcp");
-        assert_eq!(s.auth, AuthMode::Unconfigured);
-        assert_eq!(s.user_header, None);
-        assert!(s.allowed_origins.is_empty());
-        assert!(s.secrets.is_empty());
-    }
-
-    #[test]
-    fn tokens_off_and_both() {
-        let s = settings(&[("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef")]).unwrap();
-        assert!(matches!(s.auth, AuthMode::Tokens(_)));
-        let s = settings(&[("MEDIA_MCP_HTTP_AUTH", "off")]).unwrap();
-        assert_eq!(s.auth, AuthMode::Off);
-        let e = settings(&[
-            ("MEDIA_MCP_HTTP_AUTH", "off"),
-            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
-        ])
-        .unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
-        let e = settings(&[("MEDIA_MCP_HTTP_AUTH", "no")]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_AUTH"), "{e}");
-    }
-
-    #[test]
-    fn oauth_needs_its_settings_and_excludes_tokens_and_the_user_header() {
-        let oauth = [
-            ("MEDIA_MCP_HTTP_AUTH", "oauth"),
-            ("MEDIA_MCP_OAUTH_ISSUER", "https://id.example.com"),
-            ("MEDIA_MCP_OAUTH_RESOURCE", "https://media.example.com/mcp"),
-        ];
-        assert!(matches!(settings(&oauth).unwrap().auth, AuthMode::OAuth(_)));
-        let e = settings(&oauth[..2]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
-        for extra in [
-            ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef"),
-            ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User"),
-        ] {
-            let mut vars = oauth.to_vec();
-            vars.push(extra);
-            let e = settings(&vars).unwrap_err();
-            assert!(
-                e.0.contains(extra.0) && !e.0.contains("0123456789abcdef"),
-                "{e}"
-            );
-        }
-    }
-
-    #[test]
-    fn token_errors_name_the_variable_but_not_the_token() {
-        let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "alice=short-secret")]).unwrap_err();
-        assert!(e.0.starts_with("MEDIA_MCP_HTTP_TOKENS"), "{e}");
-        assert!(!e.0.contains("short-secret"), "{e}");
-    }
-
-    #[test]
-    fn path_header_and_origins_are_validated() {
-        assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "mcp")]).is_err());
-        assert!(settings(&[("MEDIA_MCP_HTTP_PATH", "/mcp?x=1")]).is_err());
-        assert_eq!(
-            settings(&[("MEDIA_MCP_HTTP_PATH", "/api/mcp")])
-                .unwrap()
-                .path,
-            "/api/mcp"
-        );
-        let s = settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User")]).unwrap();
-        assert_eq!(s.user_header.as_deref(), Some("remote-user"));
-        assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "Authorization")]).is_err());
-        assert!(settings(&[("MEDIA_MCP_HTTP_USER_HEADER", "a b")]).is_err());
-        let s = settings(&[(
-            "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
-            "https://Chat.Example.com/, http://10.0.0.2:3000",
-        )])
-        .unwrap();
-        assert_eq!(
-            s.allowed_origins,
-            ["https://chat.example.com", "http://10.0.0.2:3000"]
-        );
-        let e = settings(&[("MEDIA_MCP_HTTP_ALLOWED_ORIGINS", "chat.example.com")]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_ALLOWED_ORIGINS"), "{e}");
-    }
-
-    #[test]
-    fn secrets_are_read_from_the_key_variables_and_hidden_from_debug() {
-        let s = settings(&[
-            ("OMBI_API_KEY", "0123456789abcdef0123456789abcdef"),
-            ("MOVIEPILOT_API_KEY", " "),
-        ])
-        .unwrap();
-        assert_eq!(s.secrets, ["0123456789abcdef0123456789abcdef"]);
-        assert!(!format!("{s:?}").contains("0123456789abcdef"));
-    }
-
-    #[test]
-    fn keys_too_short_to_redact_are_refused_without_echoing_them() {
-        let e = settings(&[("MOVIEPILOT_API_KEY", "short")]).unwrap_err();
-        assert!(
-            e.0.starts_with("MOVIEPILOT_API_KEY is shorter than 8"),
-            "{e}"
-        );
-        assert!(!e.0.contains("short:") && !e.0.contains("\"short"), "{e}");
-    }
-
-    #[test]
-    fn proxy_tokens_need_the_user_header_and_user_tokens_do_not_take_it() {
-        let user = ("MEDIA_MCP_HTTP_TOKENS", "alice=0123456789abcdef");
-        let proxy = ("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=fedcba9876543210");
-        let header = ("MEDIA_MCP_HTTP_USER_HEADER", "Remote-User");
-        let e = settings(&[proxy]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_USER_HEADER"), "{e}");
-        let e = settings(&[user, header]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
-        let s = settings(&[user, proxy, header]).unwrap();
-        let AuthMode::Tokens(table) = &s.auth else {
-            panic!("{s:?}")
-        };
-        assert!(table.has_proxies());
-        assert!(settings(&[proxy, header]).is_ok());
-        let e = settings(&[("MEDIA_MCP_HTTP_PROXY_TOKENS", "authelia=short"), header]).unwrap_err();
-        assert!(e.0.starts_with("MEDIA_MCP_HTTP_PROXY_TOKENS"), "{e}");
-        let e = settings(&[("MEDIA_MCP_HTTP_TOKENS", "caf\u{e9}=0123456789abcdef")]).unwrap_err();
-        assert!(e.0.contains("entry 1") && e.0.contains("ASCII"), "{e}");
-    }
-}
+mod tests;

@@ -6,6 +6,8 @@
 //!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
 //! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
 //! - [`settings`]: the variables a host hands the components and the grammar both apply.
+//! - [`plugin_settings`]: the plugin's own variables read by that grammar, each problem naming
+//!   its variable; the plugin reads its configuration with it and a host checks it at start.
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
 //!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
 
@@ -17,6 +19,7 @@ pub mod cache;
 pub mod code;
 pub mod meta;
 pub mod method;
+pub mod plugin_settings;
 pub mod settings;
 pub mod tool;
 pub mod version;

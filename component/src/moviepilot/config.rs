@@ -11,11 +11,15 @@
 //! - `MEDIA_MCP_MOVIEPILOT_DEADLINES=name=ms,...`: per-tool (or per-operation id) deadlines.
 //! - `MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE=compact|full`: how bridged input schemas are published
 //!   (default `compact`, see [`SchemaMode`]).
+//!
+//! Their grammar is `media_mcp_wire::plugin_settings`', which hosts check them with at start.
 
-use media_mcp_wire::settings::{
-    DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEADLINES, MOVIEPILOT_DEFAULT_DEADLINES,
-    moviepilot_deadline_entries, switch,
+use media_mcp_wire::plugin_settings::{
+    self, MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_API_ALLOW,
+    MOVIEPILOT_API_DENY,
 };
+
+pub use media_mcp_wire::plugin_settings::SchemaMode;
 
 use crate::prelude::*;
 use crate::tool::ConfigProblem;
@@ -32,27 +36,6 @@ pub struct Policy {
     pub api_allow: Option<Vec<String>>,
     /// These `moviepilot_api` operation ids never run.
     pub api_deny: Vec<String>,
-}
-
-/// How bridged tools' input schemas are published.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SchemaMode {
-    /// MoviePilot's compact projection of large schemas (top-level object, required fields and
-    /// the operation/action enum), plus a read tool that returns one operation's full contract.
-    #[default]
-    Compact,
-    /// Every schema complete, as MoviePilot's full mode gives it.
-    Full,
-}
-
-impl SchemaMode {
-    /// The value of MoviePilot's `X-MCP-Schema-Mode` header.
-    pub fn header_value(self) -> &'static str {
-        match self {
-            SchemaMode::Compact => "compact",
-            SchemaMode::Full => "full",
-        }
-    }
 }
 
 /// MoviePilot settings.
@@ -85,61 +68,6 @@ impl MoviePilotConfig {
     }
 }
 
-fn flag(
-    var: &dyn Fn(&str) -> Option<String>,
-    name: &'static str,
-    problems: &mut Vec<ConfigProblem>,
-) -> bool {
-    match non_empty(var(name)).map(|v| switch(&v)) {
-        None => false,
-        Some(Some(on)) => on,
-        Some(None) => {
-            // An unreadable switch stays off: the safe reading of a typo.
-            problems.push(ConfigProblem::new(
-                name,
-                "must be 1/true/yes/on or 0/false/no/off; treated as off",
-            ));
-            false
-        }
-    }
-}
-
-fn list(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<Vec<String>> {
-    non_empty(var(name)).map(|v| {
-        v.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect()
-    })
-}
-
-fn deadlines(
-    var: &dyn Fn(&str) -> Option<String>,
-    problems: &mut Vec<ConfigProblem>,
-) -> Vec<(String, u64)> {
-    let mut out: Vec<(String, u64)> = MOVIEPILOT_DEFAULT_DEADLINES
-        .iter()
-        .map(|(name, ms)| ((*name).to_owned(), *ms))
-        .collect();
-    let Some(raw) = non_empty(var(MOVIEPILOT_DEADLINES)) else {
-        return out;
-    };
-    for entry in moviepilot_deadline_entries(&raw) {
-        match entry {
-            Ok((name, ms)) => out.push((name.to_owned(), ms)),
-            Err(entry) => problems.push(ConfigProblem::new(
-                MOVIEPILOT_DEADLINES,
-                format!(
-                    "entry `{}` must be name=milliseconds ({DEADLINE_MIN_MS}..={DEADLINE_MAX_MS})",
-                    entry.chars().take(60).collect::<String>()
-                ),
-            )),
-        }
-    }
-    out
-}
-
 /// Reads the MoviePilot settings; `None` when `MOVIEPILOT_URL` is unset or unusable.
 pub fn from_lookup(
     var: &dyn Fn(&str) -> Option<String>,
@@ -154,30 +82,21 @@ pub fn from_lookup(
         }
     };
     let policy = Policy {
-        allow_db_writes: flag(var, "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", problems),
-        allow_secrets: flag(var, "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS", problems),
-        api_allow: list(var, "MEDIA_MCP_MOVIEPILOT_API_ALLOW"),
-        api_deny: list(var, "MEDIA_MCP_MOVIEPILOT_API_DENY").unwrap_or_default(),
+        allow_db_writes: plugin_settings::moviepilot_switch(
+            var,
+            MOVIEPILOT_ALLOW_DB_WRITES,
+            problems,
+        ),
+        allow_secrets: plugin_settings::moviepilot_switch(var, MOVIEPILOT_ALLOW_SECRETS, problems),
+        api_allow: plugin_settings::list(var, MOVIEPILOT_API_ALLOW),
+        api_deny: plugin_settings::list(var, MOVIEPILOT_API_DENY).unwrap_or_default(),
     };
-    let schema_mode = match non_empty(var("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE"))
-        .map(|v| v.to_ascii_lowercase())
-        .as_deref()
-    {
-        None | Some("compact") => SchemaMode::Compact,
-        Some("full") => SchemaMode::Full,
-        Some(_) => {
-            problems.push(ConfigProblem::new(
-                "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
-                "must be compact or full; compact is used",
-            ));
-            SchemaMode::Compact
-        }
-    };
+    let schema_mode = plugin_settings::schema_mode(var, problems);
     Some(MoviePilotConfig {
         url,
         api_key: non_empty(var("MOVIEPILOT_API_KEY")),
         policy,
-        deadlines: deadlines(var, problems),
+        deadlines: plugin_settings::moviepilot_deadlines(var, problems),
         schema_mode,
     })
 }

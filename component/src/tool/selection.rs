@@ -8,18 +8,17 @@
 //! `MEDIA_MCP_TOOLS_DENY` entry drops everything, an unreadable `MEDIA_MCP_READ_ONLY` is on.
 //! Hosts are expected to refuse such settings at start (the harness does).
 
-use media_mcp_wire::settings::switch;
+use media_mcp_wire::plugin_settings;
 
 use super::problem::ConfigProblem;
 use crate::prelude::*;
-use crate::upstream::non_empty;
 
 /// The variable that hides and refuses writing tools.
 pub const READ_ONLY_VAR: &str = media_mcp_wire::settings::READ_ONLY;
 /// The variable listing the tools to publish.
-pub const TOOLS_VAR: &str = "MEDIA_MCP_TOOLS";
+pub const TOOLS_VAR: &str = plugin_settings::TOOLS;
 /// The variable listing the tools never to publish.
-pub const TOOLS_DENY_VAR: &str = "MEDIA_MCP_TOOLS_DENY";
+pub const TOOLS_DENY_VAR: &str = plugin_settings::TOOLS_DENY;
 
 /// The operator's choice of tools.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -39,30 +38,14 @@ impl Selection {
         var: &dyn Fn(&str) -> Option<String>,
         problems: &mut Vec<ConfigProblem>,
     ) -> Self {
-        let read_only = match non_empty(var(READ_ONLY_VAR)).map(|v| switch(&v)) {
-            None => false,
-            Some(Some(on)) => on,
-            Some(None) => {
-                problems.push(ConfigProblem::new(
-                    READ_ONLY_VAR,
-                    "must be 1/true/yes/on or 0/false/no/off; treated as on",
-                ));
-                true
-            }
-        };
-        let allow = non_empty(var(TOOLS_VAR)).map(|raw| {
-            patterns(TOOLS_VAR, &raw, problems)
-                .into_iter()
-                .flatten()
-                .collect()
-        });
-        let deny = match non_empty(var(TOOLS_DENY_VAR)) {
-            None => Vec::new(),
-            Some(raw) => patterns(TOOLS_DENY_VAR, &raw, problems)
-                .into_iter()
-                .map(|p| p.unwrap_or_else(|| "*".to_owned()))
-                .collect(),
-        };
+        let read_only = plugin_settings::read_only(var, problems);
+        let allow = plugin_settings::tool_patterns(var, TOOLS_VAR, problems)
+            .map(|patterns| patterns.into_iter().flatten().collect());
+        let deny = plugin_settings::tool_patterns(var, TOOLS_DENY_VAR, problems)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| p.unwrap_or_else(|| "*".to_owned()))
+            .collect();
         Self {
             read_only,
             allow,
@@ -77,41 +60,6 @@ impl Selection {
             .as_ref()
             .is_none_or(|a| a.iter().any(|p| glob_matches(p, name)));
         allowed && !self.deny.iter().any(|p| glob_matches(p, name))
-    }
-}
-
-/// The comma-separated entries of `raw`; an entry that is not a valid pattern is `None`.
-fn patterns(
-    var: &'static str,
-    raw: &str,
-    problems: &mut Vec<ConfigProblem>,
-) -> Vec<Option<String>> {
-    raw.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|p| match check_pattern(p) {
-            Ok(()) => Some(p.to_owned()),
-            Err(why) => {
-                let shown: String = p.chars().filter(|c| !c.is_control()).take(60).collect();
-                problems.push(ConfigProblem::new(var, format!("entry `{shown}` {why}")));
-                None
-            }
-        })
-        .collect()
-}
-
-/// Checks one pattern.
-///
-/// # Errors
-/// Why the pattern can never name a tool.
-pub fn check_pattern(pattern: &str) -> Result<(), &'static str> {
-    if pattern
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_-.*?".contains(c))
-    {
-        Ok(())
-    } else {
-        Err("must be a tool name or a glob (letters, digits, _ - . and the wildcards * ?)")
     }
 }
 

@@ -265,6 +265,39 @@ fn help_documents_every_setting_in_the_readme() {
 }
 
 #[test]
+fn zsh_completes_the_value_of_every_variable_of_the_table() {
+    let script = completions(Shell::Zsh);
+    let header = script.lines().next().unwrap();
+    let sourced = script
+        .lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("compdef _host-harness host-harness")
+        })
+        .unwrap();
+    for v in VARIABLES {
+        let context = format!(" -value-,{},-default-", v.name);
+        assert!(header.contains(&context), "autoloaded: {}", v.name);
+        assert!(sourced.contains(&context), "sourced: {}", v.name);
+        let arm = script
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .starts_with(&format!("(-value-,{},*) ", v.name))
+            })
+            .unwrap_or_else(|| panic!("no case arm for {}", v.name));
+        match v.kind {
+            Kind::Choice(words) => assert!(arm.ends_with(&format!("{} ;;", words.join(" ")))),
+            Kind::Switch => assert!(arm.contains("compadd -- 1 0 "), "{arm}"),
+            Kind::Path => assert!(arm.contains("_files"), "{arm}"),
+            _ => assert!(arm.contains(&v.described().replace('\'', "'\\''")), "{arm}"),
+        }
+    }
+    let answers_first = "_host-harness() {\n    if [[ $service == -value-,* ]]; then";
+    assert!(script.contains(answers_first));
+}
+
+#[test]
 fn completions_cover_the_subcommands_in_each_shell() {
     for shell in Shell::value_variants() {
         let script = completions(*shell);

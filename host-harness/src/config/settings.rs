@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use media_mcp_wire::plugin_settings;
+
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
 use super::raw::{ConfigError, RawSettings};
@@ -96,9 +98,8 @@ impl Settings {
                     .to_owned(),
             ),
         };
+        plugin_variables(raw)?;
         let read_only = raw.switch(&table::READ_ONLY)?;
-        tool_patterns(raw, table::TOOLS.name)?;
-        tool_patterns(raw, table::TOOLS_DENY.name)?;
         let pass_key_to_guest = flags.pass_key_to_guest || raw.switch(&table::PASS_KEY_TO_GUEST)?;
         let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, moviepilot.is_some())?;
         let memory_mib = raw.number(&table::MEMORY_LIMIT_MIB)?;
@@ -157,24 +158,16 @@ impl Settings {
     }
 }
 
-/// Checks a comma list of tool names and globs (`*`, `?`); the component reads the same rules.
-fn tool_patterns(raw: &RawSettings, var: &str) -> Result<(), ConfigError> {
-    let Some(text) = raw.get(var) else {
-        return Ok(());
-    };
-    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-        if !entry
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-.*?".contains(c))
-        {
-            let shown: String = entry.chars().filter(|c| !c.is_control()).take(60).collect();
-            return Err(ConfigError::new(
-                var,
-                format!(
-                    "entry `{shown}` must be a tool name or a glob (letters, digits, _ - . and the wildcards * ?)"
-                ),
-            ));
-        }
+/// Checks the plugin's own variables by the plugin's rules (`media_mcp_wire::plugin_settings`),
+/// so a value the plugin would read another way or ignore is refused at start.
+///
+/// # Errors
+///
+/// The first problem the plugin would report, naming its variable.
+fn plugin_variables(raw: &RawSettings) -> Result<(), ConfigError> {
+    let lookup = |name: &str| raw.get(name).map(str::to_owned);
+    match plugin_settings::problems(&lookup).into_iter().next() {
+        Some(problem) => Err(ConfigError::new(problem.variable, problem.message)),
+        None => Ok(()),
     }
-    Ok(())
 }

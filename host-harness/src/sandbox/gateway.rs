@@ -5,22 +5,27 @@
 //! limit, and the compiled-artifact cache. MCP itself (authentication, Origin checks, JSON-RPC)
 //! is the transport's: what the harness serves is what gateways run.
 //!
+//! The pool holds [`INSTANCE_SLOTS`] instances; a request beyond that
+//! many at once waits for a slot, and the wait counts against its call timeout.
+//!
 //! The answer is read whole (at most [`MAX_RESPONSE_BYTES`]) before it is sent, so a configured
 //! key an upstream echoed back is replaced in it ([`Policy::redact_secrets`]), as over stdio.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context as _;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use wasmtime_wasi::runtime::AbortOnDropJoinHandle;
 use wasmtime_wasi_http::WasiHttpView as _;
 use wasmtime_wasi_http::p2::bindings::ProxyPre;
 use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 
-use super::linker::{HostState, engine, gateway_linker};
+use super::linker::{HostState, INSTANCE_SLOTS, PoolShape, gateway_linker, pooled_engine};
 use super::store::{LoadReport, SandboxOptions, StoreRecipe};
 use crate::artifact_cache;
 use crate::policy::Policy;
@@ -39,6 +44,8 @@ pub type GatewayResponse = hyper::Response<Full<Bytes>>;
 pub struct Gateway {
     pre: ProxyPre<HostState>,
     recipe: StoreRecipe,
+    /// One permit per pooled instance slot; held while a request's store lives.
+    slots: Arc<Semaphore>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -74,7 +81,7 @@ impl Gateway {
         let wasm = std::fs::read(path)
             .with_context(|| format!("reading the HTTP component {}", path.display()))?;
         let digest = artifact_cache::component_digest(&wasm);
-        let engine = engine()?;
+        let engine = pooled_engine(INSTANCE_SLOTS, PoolShape::GATEWAY)?;
         let (component, provenance) =
             artifact_cache::load_component(&engine, &wasm, &digest, options.cache_dir.as_deref())
                 .with_context(|| format!("compiling the HTTP component {}", path.display()))?;
@@ -95,6 +102,7 @@ impl Gateway {
         let gateway = Gateway {
             pre,
             recipe: StoreRecipe::new(options, &engine),
+            slots: Arc::new(Semaphore::new(INSTANCE_SLOTS as usize)),
         };
         Ok((
             gateway,
@@ -135,6 +143,13 @@ impl Gateway {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<wasmtime_wasi_http::Error>,
     {
+        // Released only once the task below has dropped the store (and its pooled instance).
+        let slot: OwnedSemaphorePermit = self
+            .slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the slot semaphore is never closed");
         let mut store = self.recipe.store(self.pre.engine());
         let (sender, receiver) = tokio::sync::oneshot::channel();
         let request = store
@@ -147,6 +162,9 @@ impl Gateway {
         // this future (the client went away) aborts the task: the instance, its store and any
         // upstream request in flight are dropped with it.
         let mut task = AbortOnDropJoinHandle::from(tokio::spawn(async move {
+            // Locals drop in reverse order: the store before its slot.
+            let _slot = slot;
+            let mut store = store;
             let proxy = pre.instantiate_async(&mut store).await?;
             proxy
                 .wasi_http_incoming_handler()

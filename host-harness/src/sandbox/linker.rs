@@ -136,28 +136,52 @@ fn base_config() -> Config {
     config
 }
 
-/// Per-component bounds of the pooled engine: the plugin is one core module with its memory
-/// plus the small shim and fixup modules `wasm-component-ld` adds (tables, no memories).
-const POOL_CORE_INSTANCES_PER_COMPONENT: u32 = 8;
-const POOL_MEMORIES_PER_COMPONENT: u32 = 2;
-const POOL_TABLES_PER_COMPONENT: u32 = 8;
+/// Instances alive at once in a pooled engine (calls or requests running concurrently); more
+/// wait for a slot.
+pub const INSTANCE_SLOTS: u32 = 256;
+
+/// Per-component bounds of a pooled engine: how many core instances, memories and tables one
+/// instance of the component needs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PoolShape {
+    core_instances: u32,
+    memories: u32,
+    tables: u32,
+}
+
+impl PoolShape {
+    /// The plugin: one core module with its memory plus the small shim and fixup modules
+    /// `wasm-component-ld` adds (tables, no memories).
+    pub(super) const PLUGIN: PoolShape = PoolShape {
+        core_instances: 8,
+        memories: 2,
+        tables: 8,
+    };
+    /// The HTTP gateway artifact: the transport and the plugin composed, each with its memory,
+    /// shims and fixups.
+    pub(super) const GATEWAY: PoolShape = PoolShape {
+        core_instances: 16,
+        memories: 4,
+        tables: 16,
+    };
+}
 
 /// [`engine`] with wasmtime's pooling instance allocator sized for `slots` component instances
-/// alive at once: a call's instance reuses the linear memory, tables, instance metadata and
-/// async stack of an earlier one (its memory image stays mapped copy-on-write and is reset by
-/// `madvise`) instead of mapping and unmapping them per call. Compiled code is the same as
-/// [`engine`]'s (the allocation strategy is not part of the compatibility hash), so both share
-/// the artifact cache. Instantiating more than `slots` at once fails: callers hold a
+/// of `shape` alive at once: an instance reuses the linear memory, tables, instance metadata
+/// and async stack of an earlier one (its memory image stays mapped copy-on-write and is reset
+/// by `madvise`) instead of mapping and unmapping them per call or request. Compiled code is
+/// the same as [`engine`]'s (the allocation strategy is not part of the compatibility hash), so
+/// both share the artifact cache. Instantiating more than `slots` at once fails: callers hold a
 /// [`tokio::sync::Semaphore`] permit of as many slots for as long as a store lives.
-pub(super) fn pooled_engine(slots: u32) -> anyhow::Result<Engine> {
+pub(super) fn pooled_engine(slots: u32, shape: PoolShape) -> anyhow::Result<Engine> {
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(slots)
-        .total_core_instances(slots * POOL_CORE_INSTANCES_PER_COMPONENT)
-        .max_core_instances_per_component(POOL_CORE_INSTANCES_PER_COMPONENT)
-        .total_memories(slots * POOL_MEMORIES_PER_COMPONENT)
-        .max_memories_per_component(POOL_MEMORIES_PER_COMPONENT)
-        .total_tables(slots * POOL_TABLES_PER_COMPONENT)
-        .max_tables_per_component(POOL_TABLES_PER_COMPONENT)
+        .total_core_instances(slots * shape.core_instances)
+        .max_core_instances_per_component(shape.core_instances)
+        .total_memories(slots * shape.memories)
+        .max_memories_per_component(shape.memories)
+        .total_tables(slots * shape.tables)
+        .max_tables_per_component(shape.tables)
         .total_stacks(slots);
     let mut config = base_config();
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));

@@ -40,15 +40,12 @@ mod store;
 
 pub use failure::{Failure, FailureKind};
 pub use gateway::{GATEWAY_EXTRA_IMPORTS, Gateway, GatewayResponse, error_response};
-pub use linker::{ALLOWED_IMPORTS, component_imports};
+pub use linker::{ALLOWED_IMPORTS, INSTANCE_SLOTS, component_imports};
 use store::StoreRecipe;
 pub use store::{LoadReport, SandboxOptions};
 
 use failure::{classify, instantiate_failure, timeout_failure};
-use linker::{HostState, linker, pooled_engine};
-
-/// Plugin instances alive at once (calls running concurrently); more calls wait for a slot.
-pub const INSTANCE_SLOTS: u32 = 256;
+use linker::{HostState, PoolShape, linker, pooled_engine};
 
 mod bindings;
 
@@ -155,7 +152,7 @@ impl Sandbox {
         slots: u32,
     ) -> anyhow::Result<(Sandbox, LoadReport)> {
         let started = Instant::now();
-        let engine = pooled_engine(slots)?;
+        let engine = pooled_engine(slots, PoolShape::PLUGIN)?;
         let (component, provenance) = artifact_cache::load_component(
             &engine,
             wasm,

@@ -64,27 +64,19 @@ impl fmt::Debug for Introspection {
 
 fn introspection(
     get: &impl Fn(&str) -> Option<String>,
-) -> Result<Option<Introspection>, ConfigError> {
-    const ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
-    const SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+) -> Result<Option<Introspection>, OAuthError> {
     let endpoint = get("MEDIA_MCP_OAUTH_INTROSPECTION_URI")
         .map(|u| url_setting("MEDIA_MCP_OAUTH_INTROSPECTION_URI", &u))
         .transpose()?;
     let always = match get("MEDIA_MCP_OAUTH_INTROSPECT").as_deref().map(str::trim) {
         None | Some("opaque") => false,
         Some("always") => true,
-        Some(_) => {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
-                 with the keys) or `always`"
-                    .to_owned(),
-            ));
-        }
+        Some(_) => return Err(OAuthError::IntrospectMode),
     };
-    let id = get(ID)
+    let id = get(INTROSPECTION_ID)
         .map(|v| v.trim().to_owned())
         .filter(|v| !v.is_empty());
-    let secret = get(SECRET).filter(|v| !v.trim().is_empty());
+    let secret = get(INTROSPECTION_SECRET).filter(|v| !v.trim().is_empty());
     match (id, secret) {
         (Some(client_id), Some(client_secret)) => Ok(Some(Introspection {
             endpoint,
@@ -93,11 +85,8 @@ fn introspection(
             always,
         })),
         (None, None) if endpoint.is_none() && !always => Ok(None),
-        (Some(_), None) => Err(err(format!("{ID} is set: {SECRET} is needed too"))),
-        _ => Err(err(format!(
-            "token introspection needs {ID} and {SECRET} (this server's client at the \
-             identity provider)"
-        ))),
+        (Some(_), None) => Err(OAuthError::IntrospectionSecretMissing),
+        _ => Err(OAuthError::IntrospectionClientMissing),
     }
 }
 
@@ -118,18 +107,95 @@ impl fmt::Debug for OAuthSettings {
     }
 }
 
-/// A setting that cannot be used; the message names the variable.
+/// An OAuth setting that cannot be used: each variant names its variable ([`OAuthError::variable`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub enum OAuthError {
+    /// A required variable is unset.
+    Missing(&'static str),
+    /// Not an https:// URL (http:// only on a loopback host), or one with a fragment.
+    NotUrl(&'static str),
+    /// `MEDIA_MCP_OAUTH_RESOURCE` has a query.
+    ResourceQuery,
+    /// Entry `n` (from 1) of `MEDIA_MCP_OAUTH_USER_MAP` is not `claim-value=ombi-user`.
+    UserMapEntry(usize),
+    /// Not one scope name.
+    NotScope(&'static str),
+    /// The read and the write scope are the same.
+    SameScopes,
+    /// `MEDIA_MCP_OAUTH_JWKS` is not a key set with a usable signing key.
+    Jwks,
+    /// `MEDIA_MCP_OAUTH_INTROSPECT` is neither `opaque` nor `always`.
+    IntrospectMode,
+    /// The introspection client id is set without its secret.
+    IntrospectionSecretMissing,
+    /// Introspection is asked for without its client id and secret.
+    IntrospectionClientMissing,
+}
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+const INTROSPECTION_ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
+const INTROSPECTION_SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+
+impl OAuthError {
+    /// The variable the problem is about (the first of two).
+    pub fn variable(&self) -> &'static str {
+        match self {
+            OAuthError::Missing(name) | OAuthError::NotUrl(name) | OAuthError::NotScope(name) => {
+                name
+            }
+            OAuthError::ResourceQuery => "MEDIA_MCP_OAUTH_RESOURCE",
+            OAuthError::UserMapEntry(_) => "MEDIA_MCP_OAUTH_USER_MAP",
+            OAuthError::SameScopes => "MEDIA_MCP_OAUTH_READ_SCOPE",
+            OAuthError::Jwks => "MEDIA_MCP_OAUTH_JWKS",
+            OAuthError::IntrospectMode => "MEDIA_MCP_OAUTH_INTROSPECT",
+            OAuthError::IntrospectionSecretMissing => INTROSPECTION_SECRET,
+            OAuthError::IntrospectionClientMissing => INTROSPECTION_ID,
+        }
     }
 }
 
-fn err(message: String) -> ConfigError {
-    ConfigError(message)
+impl fmt::Display for OAuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OAuthError::Missing(name) => write!(
+                f,
+                "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
+            ),
+            OAuthError::NotUrl(name) => write!(
+                f,
+                "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
+            ),
+            OAuthError::ResourceQuery => {
+                f.write_str("MEDIA_MCP_OAUTH_RESOURCE must not have a query")
+            }
+            OAuthError::UserMapEntry(n) => write!(
+                f,
+                "MEDIA_MCP_OAUTH_USER_MAP: entry {n} is not `claim-value=ombi-user`"
+            ),
+            OAuthError::NotScope(name) => {
+                write!(f, "{name} must be one scope name, without spaces or quotes")
+            }
+            OAuthError::SameScopes => f.write_str(
+                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ",
+            ),
+            OAuthError::Jwks => f.write_str(
+                "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
+                 RSA, P-256 or Ed25519 signing key",
+            ),
+            OAuthError::IntrospectMode => f.write_str(
+                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
+                 with the keys) or `always`",
+            ),
+            OAuthError::IntrospectionSecretMissing => write!(
+                f,
+                "{INTROSPECTION_ID} is set: {INTROSPECTION_SECRET} is needed too"
+            ),
+            OAuthError::IntrospectionClientMissing => write!(
+                f,
+                "token introspection needs {INTROSPECTION_ID} and {INTROSPECTION_SECRET} (this \
+                 server's client at the identity provider)"
+            ),
+        }
+    }
 }
 
 /// The well-known prefix of protected resource metadata (RFC 9728 §3).
@@ -161,12 +227,10 @@ pub fn origin_of(url: &str) -> Option<String> {
     ))
 }
 
-fn url_setting(name: &str, value: &str) -> Result<String, ConfigError> {
+fn url_setting(name: &'static str, value: &str) -> Result<String, OAuthError> {
     let value = value.trim();
     if origin_of(value).is_none() || value.contains(char::is_whitespace) {
-        return Err(err(format!(
-            "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
-        )));
+        return Err(OAuthError::NotUrl(name));
     }
     Ok(value.to_owned())
 }
@@ -180,12 +244,14 @@ fn list(text: Option<String>) -> Vec<String> {
         .collect()
 }
 
-fn scope_setting(name: &str, value: Option<String>, default: &str) -> Result<String, ConfigError> {
+fn scope_setting(
+    name: &'static str,
+    value: Option<String>,
+    default: &str,
+) -> Result<String, OAuthError> {
     let scope = value.map_or_else(|| default.to_owned(), |v| v.trim().to_owned());
     if scope.is_empty() || scope.contains(|c: char| c.is_whitespace() || c == '"' || c == '\\') {
-        return Err(err(format!(
-            "{name} must be one scope name, without spaces or quotes"
-        )));
+        return Err(OAuthError::NotScope(name));
     }
     Ok(scope)
 }
@@ -212,14 +278,8 @@ impl OAuthSettings {
     /// # Errors
     ///
     /// A missing or unusable value, naming its variable.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, ConfigError> {
-        let required = |name: &str| {
-            get(name).ok_or_else(|| {
-                err(format!(
-                    "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
-                ))
-            })
-        };
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, OAuthError> {
+        let required = |name: &'static str| get(name).ok_or(OAuthError::Missing(name));
         let issuer = url_setting(
             "MEDIA_MCP_OAUTH_ISSUER",
             &required("MEDIA_MCP_OAUTH_ISSUER")?,
@@ -229,9 +289,7 @@ impl OAuthSettings {
             &required("MEDIA_MCP_OAUTH_RESOURCE")?,
         )?;
         if resource.contains('?') {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_RESOURCE must not have a query".to_owned()
-            ));
+            return Err(OAuthError::ResourceQuery);
         }
         let mut audiences = vec![resource.clone()];
         for aud in list(get("MEDIA_MCP_OAUTH_AUDIENCES")) {
@@ -251,10 +309,7 @@ impl OAuthSettings {
                         .map(|(a, b)| (a.trim(), b.trim()))
                         .filter(|(a, b)| !a.is_empty() && !b.is_empty())
                     else {
-                        return Err(err(format!(
-                            "MEDIA_MCP_OAUTH_USER_MAP: entry {} is not `claim-value=ombi-user`",
-                            i + 1
-                        )));
+                        return Err(OAuthError::UserMapEntry(i + 1));
                     };
                     map.push((from.to_owned(), to.to_owned()));
                 }
@@ -272,9 +327,7 @@ impl OAuthSettings {
             DEFAULT_WRITE_SCOPE,
         )?;
         if read_scope == write_scope {
-            return Err(err(
-                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ".to_owned(),
-            ));
+            return Err(OAuthError::SameScopes);
         }
         let jwks_uri = get("MEDIA_MCP_OAUTH_JWKS_URI")
             .map(|u| url_setting("MEDIA_MCP_OAUTH_JWKS_URI", &u))
@@ -283,13 +336,7 @@ impl OAuthSettings {
             None => None,
             Some(text) => match super::jwk::parse_set(text.as_bytes()) {
                 Ok(keys) if !keys.is_empty() => Some(text),
-                _ => {
-                    return Err(err(
-                        "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
-                         RSA, P-256 or Ed25519 signing key"
-                            .to_owned(),
-                    ));
-                }
+                _ => return Err(OAuthError::Jwks),
             },
         };
         let introspection = introspection(&get)?;
@@ -340,140 +387,4 @@ impl OAuthSettings {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(vars: &[(&str, &str)]) -> Result<OAuthSettings, ConfigError> {
-        OAuthSettings::from_lookup(|name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        })
-    }
-
-    const BASE: [(&str, &str); 2] = [
-        (
-            "MEDIA_MCP_OAUTH_ISSUER",
-            "https://id.example.com/realms/home",
-        ),
-        ("MEDIA_MCP_OAUTH_RESOURCE", "https://media.example.com/mcp"),
-    ];
-
-    #[test]
-    fn defaults() {
-        let s = parse(&BASE).unwrap();
-        assert_eq!(s.audiences, ["https://media.example.com/mcp"]);
-        assert_eq!(s.user_claim, "preferred_username");
-        assert_eq!(
-            (s.read_scope.as_str(), s.write_scope.as_str()),
-            ("media:read", "media:write")
-        );
-        assert_eq!(
-            s.metadata_url(),
-            "https://media.example.com/.well-known/oauth-protected-resource/mcp"
-        );
-        assert_eq!(s.fetch_origins(), ["https://id.example.com"]);
-    }
-
-    #[test]
-    fn required_and_invalid_values_name_the_variable() {
-        let e = parse(&BASE[..1]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_OAUTH_RESOURCE"), "{e}");
-        let e = parse(&BASE[1..]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_OAUTH_ISSUER"), "{e}");
-        for (name, value) in [
-            ("MEDIA_MCP_OAUTH_ISSUER", "http://id.example.com"),
-            ("MEDIA_MCP_OAUTH_RESOURCE", "media.example.com/mcp"),
-            ("MEDIA_MCP_OAUTH_JWKS_URI", "ftp://id.example.com/jwks"),
-            ("MEDIA_MCP_OAUTH_READ_SCOPE", "two scopes"),
-            ("MEDIA_MCP_OAUTH_USER_MAP", "alice"),
-            ("MEDIA_MCP_OAUTH_JWKS", "{\"keys\": []}"),
-        ] {
-            let mut vars = BASE.to_vec();
-            vars.retain(|(k, _)| *k != name);
-            vars.push((name, value));
-            let e = parse(&vars).unwrap_err();
-            assert!(e.0.contains(name), "{name}: {e}");
-        }
-    }
-
-    #[test]
-    fn introspection_needs_both_credentials_and_hides_the_secret() {
-        let with = |extra: &[(&'static str, &'static str)]| {
-            let mut vars = BASE.to_vec();
-            vars.extend_from_slice(extra);
-            parse(&vars)
-        };
-        assert_eq!(with(&[]).unwrap().introspection, None);
-        let id = ("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID", "media-mcp");
-        let secret = (
-            "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
-            "very-secret-value-42",
-        );
-        let e = with(&[id]).unwrap_err();
-        assert!(
-            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"),
-            "{e}"
-        );
-        let e = with(&[secret]).unwrap_err();
-        assert!(
-            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
-            "{e}"
-        );
-        assert!(!e.0.contains("very-secret-value-42"));
-        let e = with(&[("MEDIA_MCP_OAUTH_INTROSPECT", "always")]).unwrap_err();
-        assert!(
-            e.0.contains("MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID"),
-            "{e}"
-        );
-        let e = with(&[id, secret, ("MEDIA_MCP_OAUTH_INTROSPECT", "sometimes")]).unwrap_err();
-        assert!(e.0.contains("MEDIA_MCP_OAUTH_INTROSPECT "), "{e}");
-        let s = with(&[
-            id,
-            secret,
-            (
-                "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
-                "https://auth.example.org/introspect",
-            ),
-        ])
-        .unwrap();
-        let i = s.introspection.clone().unwrap();
-        assert_eq!((i.client_id.as_str(), i.always), ("media-mcp", false));
-        assert!(!format!("{s:?}").contains("very-secret-value-42"));
-        assert_eq!(
-            s.fetch_origins(),
-            ["https://id.example.com", "https://auth.example.org"]
-        );
-    }
-
-    #[test]
-    fn audiences_map_and_loopback_http() {
-        let mut vars = BASE.to_vec();
-        vars[0].1 = "http://127.0.0.1:9000/oidc";
-        vars.push((
-            "MEDIA_MCP_OAUTH_AUDIENCES",
-            "media-client, https://media.example.com/mcp",
-        ));
-        vars.push((
-            "MEDIA_MCP_OAUTH_USER_MAP",
-            "a@example.com=alice, bob=robert",
-        ));
-        vars.push(("MEDIA_MCP_OAUTH_JWKS_URI", "https://keys.example.net/jwks"));
-        let s = parse(&vars).unwrap();
-        assert_eq!(
-            s.audiences,
-            ["https://media.example.com/mcp", "media-client"]
-        );
-        assert_eq!(
-            s.user_map.clone().unwrap(),
-            [
-                ("a@example.com".into(), "alice".into()),
-                ("bob".into(), "robert".into())
-            ]
-        );
-        assert_eq!(
-            s.fetch_origins(),
-            ["http://127.0.0.1:9000", "https://keys.example.net"]
-        );
-    }
-}
+mod tests;

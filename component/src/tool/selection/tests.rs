@@ -64,5 +64,6 @@ fn bad_patterns_fail_closed_and_name_the_variable() {
     let (s, problems) = read(&[(TOOLS_DENY_VAR, "write_*, bad name")]);
     assert!(!s.shows("read_search"));
     assert!(problems[0].starts_with(TOOLS_DENY_VAR), "{problems:?}");
-    assert!(check_pattern("read_*").is_ok() && check_pattern("a/b").is_err());
+    let check = media_mcp_wire::plugin_settings::check_pattern;
+    assert!(check("read_*").is_ok() && check("a/b").is_err());
 }

@@ -246,6 +246,96 @@ fn numbers_and_booleans_are_checked_by_name() {
     );
 }
 
+/// A value no variable of `kind` takes.
+fn bad_value(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Switch => Some("maybe"),
+        Kind::Number { .. } => Some("lots"),
+        Kind::Choice(_) => Some("neither"),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_plugin_variable_of_a_checkable_kind_is_refused_at_start_by_the_plugins_rule() {
+    let plugin = [Scope::Guest, Scope::Both];
+    let checked: Vec<&Variable> = VARIABLES
+        .iter()
+        .filter(|v| plugin.contains(&v.scope) && !v.name.starts_with("MEDIA_MCP_HTTP_"))
+        .filter(|v| !v.name.starts_with("MEDIA_MCP_OAUTH_") && bad_value(v.kind).is_some())
+        .collect();
+    assert!(checked.len() >= 5, "{checked:?}");
+    for var in checked {
+        let value = bad_value(var.kind).unwrap();
+        let lookup = |name: &str| (name == var.name).then(|| value.to_owned());
+        let plugin = media_mcp_wire::plugin_settings::problems(&lookup);
+        assert_eq!(plugin.len(), 1, "the plugin reads {}: {plugin:?}", var.name);
+        let e = validate(&[(var.name, value)]).unwrap_err();
+        assert_eq!(e.variable, var.name);
+        assert_eq!(e.message, plugin[0].message, "{}", var.name);
+        assert!(!e.message.contains(value), "{e}");
+    }
+}
+
+#[test]
+fn bad_plugin_values_of_each_kind_are_refused_naming_the_variable() {
+    let cases = [
+        ("MEDIA_MCP_CALL_DEADLINE_MS", "99", "must be 100..=600000"),
+        (
+            "MEDIA_MCP_READ_ONLY",
+            "sure",
+            "must be 1/true/yes/on or 0/false/no/off",
+        ),
+        (
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
+            "2",
+            "must be 1/true/yes/on",
+        ),
+        (
+            "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
+            "enabled",
+            "must be 1/true/yes/on",
+        ),
+        (
+            "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
+            "tiny",
+            "must be compact or full",
+        ),
+        (
+            "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+            "a=1000,b=5",
+            "entry `b=5` must be name=milliseconds",
+        ),
+        (
+            "MEDIA_MCP_TOOLS",
+            "read_*,read_[ab]",
+            "entry `read_[ab]` must be a tool name or a glob",
+        ),
+        (
+            "MEDIA_MCP_TOOLS_DENY",
+            "bad name",
+            "entry `bad name` must be a tool name or a glob",
+        ),
+    ];
+    for (variable, value, says) in cases {
+        let e = validate(&[(variable, value)]).unwrap_err();
+        assert_eq!(e.variable, variable, "{e}");
+        assert!(e.message.starts_with(says), "{variable}: {e}");
+        assert!(
+            !e.message.contains("treated as") && !e.message.contains("is used"),
+            "{e}"
+        );
+    }
+    let good = [
+        ("MEDIA_MCP_CALL_DEADLINE_MS", "5000"),
+        ("MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE", "Full"),
+        ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "media.search=1000"),
+        ("MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES", "yes"),
+        ("MEDIA_MCP_TOOLS", "read_*"),
+    ];
+    assert!(validate(&good).is_ok());
+}
+
 #[test]
 fn a_ca_file_that_cannot_be_used_is_refused_at_start_naming_the_variable() {
     let dir = std::env::temp_dir().join(format!("h3-ca-{}", std::process::id()));

@@ -1,0 +1,123 @@
+//! Why the transport's configuration cannot be used: one variant per problem, each naming its
+//! variable ([`ConfigError::variable`]); `Display` says it for people. No variant holds a token
+//! or key.
+
+use core::fmt;
+
+use crate::auth::TokenError;
+use crate::oauth::config::OAuthError;
+use crate::prelude::*;
+
+/// A setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// `MEDIA_MCP_HTTP_PATH` is not a path, or has a query or fragment.
+    Path,
+    /// `MEDIA_MCP_HTTP_TOKENS` cannot be read.
+    Tokens(TokenError),
+    /// `MEDIA_MCP_HTTP_PROXY_TOKENS` cannot be read.
+    ProxyTokens(TokenError),
+    /// `MEDIA_MCP_HTTP_AUTH` is none of its words.
+    AuthMode,
+    /// `MEDIA_MCP_HTTP_AUTH=oauth` with user or proxy tokens.
+    OAuthWithTokens,
+    /// `MEDIA_MCP_HTTP_AUTH=oauth` with a user header.
+    OAuthWithUserHeader,
+    /// `MEDIA_MCP_HTTP_AUTH=off` with tokens.
+    OffWithTokens,
+    /// `MEDIA_MCP_HTTP_USER_HEADER` is not a header name (or is `Authorization`).
+    UserHeader,
+    /// Proxy tokens without the header the proxy names the user in.
+    ProxyTokensNeedUserHeader,
+    /// A user header with user tokens only (which act as their own user).
+    UserHeaderWithUserTokensOnly,
+    /// An entry of `MEDIA_MCP_HTTP_ALLOWED_ORIGINS` is not an origin (the entry, lower-cased).
+    AllowedOrigin(String),
+    /// An upstream key variable holds a key shorter than `min` characters, too short to be
+    /// removed from results.
+    ShortKey {
+        /// The key's variable.
+        variable: &'static str,
+        /// The fewest characters a key may have.
+        min: usize,
+    },
+    /// An OAuth setting cannot be used.
+    OAuth(OAuthError),
+}
+
+impl ConfigError {
+    /// The variable the problem is about (the first of two that conflict).
+    pub fn variable(&self) -> &'static str {
+        match self {
+            ConfigError::Path => "MEDIA_MCP_HTTP_PATH",
+            ConfigError::Tokens(_) => "MEDIA_MCP_HTTP_TOKENS",
+            ConfigError::ProxyTokens(_) | ConfigError::ProxyTokensNeedUserHeader => {
+                "MEDIA_MCP_HTTP_PROXY_TOKENS"
+            }
+            ConfigError::AuthMode
+            | ConfigError::OAuthWithTokens
+            | ConfigError::OAuthWithUserHeader
+            | ConfigError::OffWithTokens => "MEDIA_MCP_HTTP_AUTH",
+            ConfigError::UserHeader | ConfigError::UserHeaderWithUserTokensOnly => {
+                "MEDIA_MCP_HTTP_USER_HEADER"
+            }
+            ConfigError::AllowedOrigin(_) => "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
+            ConfigError::ShortKey { variable, .. } => variable,
+            ConfigError::OAuth(e) => e.variable(),
+        }
+    }
+}
+
+impl From<OAuthError> for ConfigError {
+    fn from(e: OAuthError) -> Self {
+        ConfigError::OAuth(e)
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Path => f.write_str(
+                "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment",
+            ),
+            ConfigError::Tokens(e) => write!(f, "MEDIA_MCP_HTTP_TOKENS: {e}"),
+            ConfigError::ProxyTokens(e) => write!(f, "MEDIA_MCP_HTTP_PROXY_TOKENS: {e}"),
+            ConfigError::AuthMode => {
+                f.write_str("MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`")
+            }
+            ConfigError::OAuthWithTokens => f.write_str(
+                "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
+                 server answering OAuth discovery is used with OAuth only, unset one",
+            ),
+            ConfigError::OAuthWithUserHeader => f.write_str(
+                "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
+                 the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER",
+            ),
+            ConfigError::OffWithTokens => f.write_str(
+                "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one",
+            ),
+            ConfigError::UserHeader => f.write_str(
+                "MEDIA_MCP_HTTP_USER_HEADER must be a header name such as Remote-User",
+            ),
+            ConfigError::ProxyTokensNeedUserHeader => f.write_str(
+                "MEDIA_MCP_HTTP_PROXY_TOKENS needs MEDIA_MCP_HTTP_USER_HEADER: the header the \
+                 proxy names the user in",
+            ),
+            ConfigError::UserHeaderWithUserTokensOnly => f.write_str(
+                "MEDIA_MCP_HTTP_USER_HEADER is set with MEDIA_MCP_HTTP_TOKENS only: each of \
+                 those tokens acts as its own user; put the authenticating proxy's token in \
+                 MEDIA_MCP_HTTP_PROXY_TOKENS",
+            ),
+            ConfigError::AllowedOrigin(origin) => write!(
+                f,
+                "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: {origin:?} is not an origin like https://chat.example.com"
+            ),
+            ConfigError::ShortKey { variable, min } => write!(
+                f,
+                "{variable} is shorter than {min} characters: such a key \
+                 could not be removed from results without mangling ordinary text"
+            ),
+            ConfigError::OAuth(e) => e.fmt(f),
+        }
+    }
+}
