@@ -264,3 +264,58 @@ fn v2_9_15_local_checks_accept_moviepilots_coercions_and_a_refusal_costs_no_requ
     assert_eq!(s["error"]["field"], "site_id");
     assert!(fake.requests().is_empty(), "{:?}", fake.request_counts());
 }
+
+#[test]
+fn a_torrent_search_is_a_write_in_both_versions() {
+    let code = |s: &Value| s["error"]["code"].clone();
+    let documented = FakeMoviePilot::start();
+    // An allowlist of reads plus the torrent search does not make moviepilot_api read-only.
+    let ro = env(&documented).set("MEDIA_MCP_READ_ONLY", "1").set(
+        "MEDIA_MCP_MOVIEPILOT_API_ALLOW",
+        "media.search,search.torrents",
+    );
+    let mut h = Harness::serve_initialized(&ro, "2025-11-25");
+    assert!(!listed(&mut h).iter().any(|t| t["name"] == "moviepilot_api"));
+    let s = call(
+        &mut h,
+        "moviepilot_api",
+        json!({"operation_id": "search.torrents", "query": {"title": "Inception"}}),
+    );
+    assert_eq!(code(&s), "FORBIDDEN", "{s}");
+    let fake = v2_9_15();
+    let mut h =
+        Harness::serve_initialized(&env(&fake).set("MEDIA_MCP_READ_ONLY", "1"), "2025-11-25");
+    assert!(
+        !listed(&mut h)
+            .iter()
+            .any(|t| t["name"] == "search_torrents")
+    );
+    let s = call(
+        &mut h,
+        "search_torrents",
+        json!({"explanation": "e", "tmdb_id": 27205}),
+    );
+    assert_eq!(code(&s), "FORBIDDEN", "{s}");
+    assert_eq!(fake.tool_calls("search_torrents"), 0);
+    assert_eq!(documented.tool_calls("moviepilot_api"), 0);
+}
+
+#[test]
+fn v2_9_15_has_no_contract_tool_to_call() {
+    // Nothing of v2.9.15 is abridged: the contract tool is answered as any unlisted name is.
+    let fake = v2_9_15();
+    let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
+    assert!(
+        !listed(&mut h)
+            .iter()
+            .any(|t| t["name"] == "moviepilot_input_contract")
+    );
+    let answer = |h: &mut Harness, name: &str| {
+        let mut r = h.call_tool(name, json!({"tool": "query_sites"}));
+        r["id"] = Value::Null;
+        r.to_string().replace(name, "NAME")
+    };
+    let contract = answer(&mut h, "moviepilot_input_contract");
+    assert_eq!(contract, answer(&mut h, "moviepilot_no_such_tool"));
+    assert!(contract.contains("unknown tool"), "{contract}");
+}

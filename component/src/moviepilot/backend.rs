@@ -123,7 +123,7 @@ impl Backend for MoviePilotBackend {
                 arguments,
                 taken,
                 self.deadline_ms,
-            )
+            )?
         } else {
             BridgedCall {
                 client: &client,

@@ -179,12 +179,12 @@ impl BridgedCall<'_> {
             None => return Round::Distrusted(Lacking::Form),
         };
         if let Some((before, answer)) = refused
-            && before == form
+            && before.checks_as(&form)
         {
             // The same contract as before: MoviePilot's refusal stands, nothing is sent again.
             return Round::Answer(answer);
         }
-        match memo::check(self.name, &form.form, form.branch.as_ref(), args) {
+        match memo::check(self.name, &form, args) {
             Ok(()) => {}
             // The checks accept whatever MoviePilot accepts, so a refusal costs no request.
             Err(Refused::Invalid(e)) => return Round::Answer(Reply::failure(e)),
@@ -218,6 +218,9 @@ impl BridgedCall<'_> {
 
 /// The status and contract tools, answered from a discovery made in this call (a MoviePilot
 /// tool of the same name is called instead).
+///
+/// # Errors
+/// [`UnknownTool`] for the contract tool when no listed schema is abridged: it is not listed then.
 pub(super) fn own_tool(
     client: &Client<'_>,
     cfg: &MoviePilotConfig,
@@ -225,20 +228,20 @@ pub(super) fn own_tool(
     arguments: &str,
     taken: &[&str],
     timeout_ms: u64,
-) -> Reply {
+) -> Result<Reply, UnknownTool> {
     let catalogue = match client
         .handshake()
         .and_then(|_| discover(client, Complete::Only(name)))
     {
-        Err(e) => return Reply::failure(e),
+        Err(e) => return Ok(Reply::failure(e)),
         Ok(c) => c,
     };
     let (kept, problems) = split(catalogue, taken);
-    match kept.iter().find(|t| t.name == name) {
+    Ok(match kept.iter().find(|t| t.name == name) {
         Some(tool) => {
             let args = match parse_arguments(arguments) {
                 Ok(args) => args,
-                Err(e) => return Reply::failure(e),
+                Err(e) => return Ok(Reply::failure(e)),
             };
             match schema::check(&tool.input_schema, &args) {
                 Ok(()) => {
@@ -249,8 +252,10 @@ pub(super) fn own_tool(
             }
         }
         None if name == status::TOOL.name => status::reply(kept.len(), &problems),
+        // Listed only beside an abridged schema (see the backend's listing).
+        None if !kept.iter().any(|t| t.projected) => return Err(UnknownTool(name.to_owned())),
         None => contract_tool::reply(client, &kept, arguments),
-    }
+    })
 }
 
 /// Usable tools and the problems found, collisions with `taken` first.

@@ -9,11 +9,14 @@
 //!   increases;
 //! - per tool and generation, its checking form: the weakened schema (see [`super::schema`]),
 //!   or, for a tool whose `oneOf`/`anyOf` branches are told apart by an `operation_id` or
-//!   `action` constant, the weakened schema without the branches plus the operation names;
+//!   `action` constant, the weakened schema without the branches;
+//! - per tool and generation with operations, the operation names, read only when a call names
+//!   an operation whose branch is not stored;
 //! - per operation and generation, that operation's weakened branch with the weakened
 //!   definitions it refers to (each definition weakened once per schema, never inlined).
 //!
-//! A call therefore reads and parses one small branch, whatever the size of the whole schema.
+//! A call therefore reads and parses the small form and one small branch, whatever the size of
+//! the whole schema and however many operations it has.
 //! The host may drop any entry; a missing one is read as "ask MoviePilot again".
 
 use super::config::MoviePilotConfig;
@@ -25,7 +28,7 @@ use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// Names the layout of the entries; a change of layout changes it, so old entries are ignored.
-const FORMAT: &str = "moviepilot-catalogue/1";
+const FORMAT: &str = "moviepilot-catalogue/2";
 
 /// One tool of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,8 +125,6 @@ pub enum Form {
         key: String,
         /// The weakened schema without `oneOf`/`anyOf`.
         rest: Value,
-        /// The operation names, in schema order.
-        operations: Vec<String>,
     },
 }
 
@@ -139,11 +140,7 @@ impl Form {
     fn to_json(&self) -> Value {
         match self {
             Form::Whole(w) => json!({"whole": w}),
-            Form::Operations {
-                key,
-                rest,
-                operations,
-            } => json!({"key": key, "rest": rest, "operations": operations}),
+            Form::Operations { key, rest } => json!({"key": key, "rest": rest}),
         }
     }
 
@@ -152,16 +149,9 @@ impl Form {
         if let Some(w) = o.remove("whole") {
             return Some(Form::Whole(w));
         }
-        let operations = o
-            .get("operations")?
-            .as_array()?
-            .iter()
-            .map(|n| n.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()?;
         Some(Form::Operations {
             key: o.get("key")?.as_str()?.to_owned(),
             rest: o.remove("rest")?,
-            operations,
         })
     }
 }
@@ -175,19 +165,15 @@ pub enum Refused {
     Missing,
 }
 
-/// Checks `args` against `form`; `branch` is the weakened branch of the operation `args` name.
+/// Checks `args` against the form and branch `prepared` holds.
 ///
 /// # Errors
-/// [`Refused::Invalid`] naming the argument at fault; [`Refused::Missing`] when the branch of a
-/// known operation is not given.
-pub fn check(tool: &str, form: &Form, branch: Option<&Value>, args: &Value) -> Result<(), Refused> {
-    match form {
+/// [`Refused::Invalid`] naming the argument at fault; [`Refused::Missing`] when the branch of
+/// the operation named is not at hand and the operation is not known to be absent.
+pub fn check(tool: &str, prepared: &Prepared, args: &Value) -> Result<(), Refused> {
+    match &prepared.form {
         Form::Whole(weak) => check_weak(weak, args).map_err(Refused::Invalid),
-        Form::Operations {
-            key,
-            rest,
-            operations,
-        } => {
+        form @ Form::Operations { key, rest } => {
             check_weak(rest, args).map_err(Refused::Invalid)?;
             let Some(op) = form.operation(args) else {
                 return Err(Refused::Invalid(ToolError::invalid_argument(
@@ -195,21 +181,25 @@ pub fn check(tool: &str, form: &Form, branch: Option<&Value>, args: &Value) -> R
                     format!("`{tool}` needs {key}: the name of one of its operations"),
                 )));
             };
-            if !operations.iter().any(|o| o == op) {
-                let shown: String = op.chars().filter(|c| !c.is_control()).take(80).collect();
-                return Err(Refused::Invalid(ToolError::invalid_argument(
-                    key.clone(),
-                    format!("MoviePilot's current schema of `{tool}` has no operation `{shown}`"),
-                )));
+            match (&prepared.branch, &prepared.operations) {
+                (Some(branch), _) => check_weak(branch, args).map_err(Refused::Invalid),
+                (None, Some(operations)) if !operations.iter().any(|o| o == op) => {
+                    let shown: String = op.chars().filter(|c| !c.is_control()).take(80).collect();
+                    Err(Refused::Invalid(ToolError::invalid_argument(
+                        key.clone(),
+                        format!(
+                            "MoviePilot's current schema of `{tool}` has no operation `{shown}`"
+                        ),
+                    )))
+                }
+                (None, _) => Err(Refused::Missing),
             }
-            let branch = branch.ok_or(Refused::Missing)?;
-            check_weak(branch, args).map_err(Refused::Invalid)
         }
     }
 }
 
 /// The checking form of `schema`, giving each operation's key, name and weakened branch to
-/// `branch` as it is made (so they need not all be held at once).
+/// `branch` as it is made, in schema order (so they need not all be held at once).
 pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form {
     let combinators = ["oneOf", "anyOf"]
         .iter()
@@ -223,10 +213,10 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
     let (Some(key), 1) = (key, combinators) else {
         return Form::Whole(weakener.weaken(schema));
     };
-    let mut operations: Vec<String> = Vec::new();
+    let mut operations: Vec<&str> = Vec::new();
     for (i, b) in parts.iter().enumerate() {
         for name in names_under(b, key) {
-            if operations.iter().any(|o| o == name) {
+            if operations.contains(&name) {
                 continue;
             }
             // Several branches may accept one name: it must fit one of them.
@@ -250,7 +240,7 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
                 json!({"anyOf": fitting, "$defs": defs})
             };
             branch(key, name, joined);
-            operations.push(name.to_owned());
+            operations.push(name);
         }
     }
     let mut rest: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
@@ -261,17 +251,26 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
     Form::Operations {
         key: (*key).to_owned(),
         rest: weakener.weaken(&Value::Object(rest)),
-        operations,
     }
 }
 
 /// A form ready for one call: the form and the branch of the operation the call names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Prepared {
     /// The tool's form.
     pub form: Form,
     /// The weakened branch of the operation the arguments name, when there is one.
     pub branch: Option<Value>,
+    /// The tool's operation names, when the form has operations, the branch is not at hand
+    /// and the names are (they tell an unknown operation from a branch the host dropped).
+    pub operations: Option<Vec<String>>,
+}
+
+impl Prepared {
+    /// Whether `other` checks arguments as this one does.
+    pub fn checks_as(&self, other: &Prepared) -> bool {
+        self.form == other.form && self.branch == other.branch
+    }
 }
 
 /// The host cache, as this MoviePilot endpoint and schema mode use it.
@@ -310,6 +309,10 @@ impl<'a> Memo<'a> {
         format!("{} {generation} form {tool}", self.prefix)
     }
 
+    fn operations_key(&self, generation: u64, tool: &str) -> String {
+        format!("{} {generation} operations {tool}", self.prefix)
+    }
+
     fn operation_key(&self, generation: u64, tool: &str, op: &str) -> String {
         format!("{} {generation} op {tool} {op}", self.prefix)
     }
@@ -327,19 +330,31 @@ impl<'a> Memo<'a> {
         }
     }
 
-    /// The stored form of `tool` with the branch `args` name, if the host has both.
+    /// The stored form of `tool` with the branch `args` name (or, when that is not stored, the
+    /// tool's operation names), if the host has the form.
     pub fn prepared(&self, generation: u64, tool: &str, args: &Value) -> Option<Prepared> {
         let form = Form::from_json(self.read(&self.form_key(generation, tool))?)?;
         let branch = form
             .operation(args)
             .and_then(|op| self.read(&self.operation_key(generation, tool, op)));
-        Some(Prepared { form, branch })
+        let operations = match (&form, &branch) {
+            (Form::Operations { .. }, None) => self
+                .read(&self.operations_key(generation, tool))
+                .and_then(|v| serde_json::from_value(v).ok()),
+            _ => None,
+        };
+        Some(Prepared {
+            form,
+            branch,
+            operations,
+        })
     }
 
     /// Builds `tool`'s form from its full `schema`, stores it and its branches under
     /// `generation` (when the host keeps anything), and returns it ready for `args`.
     pub fn prepare(&self, generation: u64, tool: &str, schema: &Value, args: &Value) -> Prepared {
         let mut wanted: Option<Value> = None;
+        let mut operations: Vec<String> = Vec::new();
         let mut sink = |key: &str, op: &str, weak: Value| {
             if self.enabled() {
                 self.cache
@@ -348,16 +363,28 @@ impl<'a> Memo<'a> {
             if args.get(key).and_then(Value::as_str) == Some(op) {
                 wanted = Some(weak);
             }
+            operations.push(op.to_owned());
         };
         let form = build(schema, &mut sink);
         let branch = wanted;
+        let operations = matches!(form, Form::Operations { .. }).then_some(operations);
         if self.enabled() {
+            if let Some(names) = &operations {
+                self.cache.set(
+                    &self.operations_key(generation, tool),
+                    &json!(names).to_string(),
+                );
+            }
             self.cache.set(
                 &self.form_key(generation, tool),
                 &form.to_json().to_string(),
             );
         }
-        Prepared { form, branch }
+        Prepared {
+            form,
+            branch,
+            operations,
+        }
     }
 }
 

@@ -25,7 +25,7 @@ pub const READ_PREFIX_EXCEPTIONS: [(&str, &str); 2] = [
     ),
     (
         "search_torrents",
-        "replaces MoviePilot's stored search results, which get_search_results and add_download then use",
+        "stores its results as MoviePilot's last search, replacing what get_search_results, add_download's hash:id references and the web UI read",
     ),
 ];
 
@@ -36,7 +36,9 @@ pub fn named_as_read(tool: &str) -> bool {
         && !READ_PREFIX_EXCEPTIONS.iter().any(|(t, _)| *t == tool)
 }
 
-/// `moviepilot_api` operations that only read.
+/// `moviepilot_api` operations that only read. The site searches `search.torrents` and
+/// `search.title` are not among them: like v2.9.15's `search_torrents` (and its REST searches),
+/// they store their results as MoviePilot's last search, replacing the one there.
 pub const KNOWN_READ_OPERATIONS: &[&str] = &[
     "media.search",
     "media.detail",
@@ -50,8 +52,6 @@ pub const KNOWN_READ_OPERATIONS: &[&str] = &[
     "transfer.history",
     "subscription.execution.list",
     "subscription.execution.get",
-    "search.torrents",
-    "search.title",
 ];
 
 /// The read-only `database_operation` actions.

@@ -5,7 +5,8 @@
 //! inside `oneOf`, `not` or `if` could *reject* valid arguments, so the checked copy is weakened
 //! to something that only ever accepts more: `oneOf` read as `anyOf`, `not` and `if/then/else`
 //! dropped, `additionalProperties` dropped beside `patternProperties`, uncompilable patterns
-//! dropped. It also accepts MoviePilot's own coercions: `null` for a field that is not
+//! dropped; annotations (`description`, `title`, `default`, `examples`) are left out, and `const`
+//! and `enum` values are kept as they are. It also accepts MoviePilot's own coercions: `null` for a field that is not
 //! required (MoviePilot publishes `Optional[T]` as plain `T`), a numeric string for an integer
 //! or a number, and a single item for an array.
 //!
@@ -125,6 +126,12 @@ impl<'a> Weakener<'a> {
         for (k, v) in map {
             match k.as_str() {
                 "not" | "if" | "then" | "else" | "$defs" | "definitions" => {}
+                // Annotations check nothing; the stored forms are read on every call.
+                "title" | "description" | "default" | "examples" | "$comment" => {}
+                // Values, not schemas: kept as they are.
+                "const" | "enum" => {
+                    out.insert(k.clone(), v.clone());
+                }
                 "$ref" => match v.as_str() {
                     Some(r)
                         if r.starts_with('#') && crate::schema::resolve(self.root, r).is_some() =>
@@ -135,9 +142,8 @@ impl<'a> Weakener<'a> {
                     // An unresolvable reference accepts anything.
                     _ => {}
                 },
-                "oneOf" => {
-                    out.insert("anyOf".into(), self.node(v, refs));
-                }
+                // Both are read as `anyOf`, below.
+                "oneOf" | "anyOf" => {}
                 "additionalProperties" if map.contains_key("patternProperties") => {}
                 "pattern"
                     if v.as_str()
@@ -174,12 +180,24 @@ impl<'a> Weakener<'a> {
                 }
             }
         }
-        if out.contains_key("anyOf") && map.contains_key("anyOf") {
-            // Both oneOf and anyOf: keep the original anyOf, fold the weakened oneOf in allOf.
-            let one = out.remove("anyOf").unwrap_or(Value::Bool(true));
-            let any = self.node(&map["anyOf"], refs);
-            out.insert("anyOf".into(), any);
-            out.insert("allOf".into(), json!([{"anyOf": one}]));
+        // Each combinator is weakened once: a copy would be checked twice at every level a
+        // recursive definition is entered, twice as often per level of the arguments.
+        match (map.get("oneOf"), map.get("anyOf")) {
+            (Some(one), Some(any)) => {
+                // Both: `anyOf` stays, the weakened `oneOf` joins the `allOf` conditions.
+                let one = json!({"anyOf": self.node(one, refs)});
+                out.insert("anyOf".into(), self.node(any, refs));
+                match out.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.push(one),
+                    _ => {
+                        out.insert("allOf".into(), json!([one]));
+                    }
+                }
+            }
+            (Some(only), None) | (None, Some(only)) => {
+                out.insert("anyOf".into(), self.node(only, refs));
+            }
+            (None, None) => {}
         }
         Value::Object(out)
     }

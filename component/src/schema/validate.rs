@@ -80,10 +80,14 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     }
     let path = reference.strip_prefix("#/")?;
     path.split('/').try_fold(root, |node, seg| {
-        let seg = seg.replace("~1", "/").replace("~0", "~");
+        let seg = if seg.contains('~') {
+            alloc::borrow::Cow::Owned(seg.replace("~1", "/").replace("~0", "~"))
+        } else {
+            alloc::borrow::Cow::Borrowed(seg)
+        };
         match node {
             Value::Array(items) => items.get(seg.parse::<usize>().ok()?),
-            _ => node.get(seg),
+            _ => node.get(seg.as_ref()),
         }
     })
 }

@@ -41,26 +41,35 @@ fn split(schema: &Value) -> (Form, Vec<(String, Value)>) {
     (form, parts)
 }
 
-fn split_check(schema: &Value, args: &Value) -> bool {
-    let (form, parts) = split(schema);
+/// `form` ready for `args`, as a call finds it stored: with the branch `args` name among
+/// `parts`, or else with the operation names.
+fn ready(form: &Form, parts: &[(String, Value)], args: &Value) -> Prepared {
     let branch = form
         .operation(args)
         .and_then(|op| parts.iter().find(|(o, _)| o == op))
-        .map(|(_, w)| w);
-    check("t", &form, branch, args).is_ok()
+        .map(|(_, w)| w.clone());
+    let operations = branch
+        .is_none()
+        .then(|| parts.iter().map(|(o, _)| o.clone()).collect());
+    Prepared {
+        form: form.clone(),
+        branch,
+        operations,
+    }
+}
+
+fn split_check(schema: &Value, args: &Value) -> bool {
+    let (form, parts) = split(schema);
+    check("t", &ready(&form, &parts, args), args).is_ok()
 }
 
 #[test]
 fn branches_told_apart_by_an_operation_are_kept_one_per_operation() {
     let (form, parts) = split(&api());
-    let Form::Operations {
-        key, operations, ..
-    } = &form
-    else {
+    let Form::Operations { key, .. } = &form else {
         panic!("{form:?}")
     };
     assert_eq!(key, "operation_id");
-    assert_eq!(operations, &["media.search", "system.restart", "a.b"]);
     let names: Vec<&str> = parts.iter().map(|(o, _)| o.as_str()).collect();
     assert_eq!(names, ["media.search", "system.restart", "a.b"]);
     for (_, weak) in &parts {
@@ -111,15 +120,56 @@ fn schemas_without_named_branches_are_checked_whole() {
 
 #[test]
 fn a_known_operation_without_its_branch_is_missing_and_an_unknown_one_invalid() {
-    let (form, _) = split(&api());
+    let (form, parts) = split(&api());
+    let names: Vec<String> = parts.iter().map(|(o, _)| o.clone()).collect();
+    let without_branch = |operations: Option<Vec<String>>| Prepared {
+        form: form.clone(),
+        branch: None,
+        operations,
+    };
     let known = json!({"operation_id": "a.b", "body": 1});
-    assert_eq!(check("t", &form, None, &known), Err(Refused::Missing));
+    let stored = without_branch(Some(names.clone()));
+    assert_eq!(check("t", &stored, &known), Err(Refused::Missing));
     let unknown = json!({"operation_id": "x.y"});
-    let Err(Refused::Invalid(e)) = check("t", &form, None, &unknown) else {
+    let Err(Refused::Invalid(e)) = check("t", &stored, &unknown) else {
         panic!()
     };
     assert_eq!(e.field.as_deref(), Some("operation_id"));
     assert!(e.message.contains("no operation `x.y`"), "{}", e.message);
+    // Without the names either, nothing tells an unknown operation from a dropped branch.
+    assert_eq!(
+        check("t", &without_branch(None), &unknown),
+        Err(Refused::Missing)
+    );
+}
+
+#[test]
+fn a_call_reads_a_form_and_a_branch_whose_size_does_not_grow_with_the_operations() {
+    let schema = |n: usize| {
+        let ops: Vec<Value> = (0..n)
+            .map(|i| json!({"type": "object", "properties": {"operation_id": {"const": format!("op.{i:04}")}}, "required": ["operation_id"]}))
+            .collect();
+        json!({"type": "object", "properties": {"operation_id": {"type": "string"}}, "oneOf": ops})
+    };
+    let read = |n: usize| {
+        let cache = crate::testing::MemoryCache::default();
+        let url = |k: &str| (k == "MOVIEPILOT_URL").then(|| "http://mp.test/mcp".to_owned());
+        let cfg = crate::moviepilot::config::from_lookup(&url, &mut Vec::new()).expect("config");
+        let memo = Memo::new(&cache, &cfg);
+        let args = json!({"operation_id": "op.0001"});
+        let fresh = memo.prepare(1, "t", &schema(n), &args);
+        let stored = memo.prepared(1, "t", &args).expect("stored");
+        assert!(stored.checks_as(&fresh) && stored.operations.is_none());
+        assert!(check("t", &stored, &args).is_ok());
+        let map = cache.map.borrow();
+        let size = |what: &str| {
+            map.iter()
+                .find(|(k, _)| k.ends_with(what))
+                .map(|(_, v)| v.len())
+        };
+        (size(" form t"), size(" op t op.0001"))
+    };
+    assert_eq!(read(3), read(3000));
 }
 
 #[test]
@@ -161,6 +211,5 @@ fn a_recursive_definition_used_by_every_operation_is_stored_once_per_branch_at_i
         assert!(size < 4 * own, "{op}: {size} bytes stored for {own}");
     }
     let args = json!({"operation_id": "op.7", "query": {"page": 1, "count": 20, "f": {"a": [[1], {"b": null}]}}});
-    let branch = &parts.iter().find(|(o, _)| o == "op.7").unwrap().1;
-    assert!(check("t", &form, Some(branch), &args).is_ok());
+    assert!(check("t", &ready(&form, &parts, &args), &args).is_ok());
 }

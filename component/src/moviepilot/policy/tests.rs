@@ -206,3 +206,29 @@ fn per_purpose_tools_are_reads_by_their_prefix_except_the_listed_writes() {
         assert!(!tool_is_read_only(t, &policy), "{t} writes");
     }
 }
+
+#[test]
+fn a_torrent_search_has_one_class_in_both_versions() {
+    // v2.9.15's search_torrents and the documented search.torrents / search.title run the same
+    // site search, which stores its results as MoviePilot's last search.
+    let searches = [
+        ("search_torrents", Map::new()),
+        (
+            "moviepilot_api",
+            args(json!({"operation_id": "search.torrents"})),
+        ),
+        (
+            "moviepilot_api",
+            args(json!({"operation_id": "search.title"})),
+        ),
+    ];
+    for (tool, a) in &searches {
+        assert!(!call_is_read(tool, a), "{tool} {a:?}");
+    }
+    let allow_searches = Policy {
+        api_allow: Some(vec!["media.search".into(), "search.torrents".into()]),
+        ..Policy::default()
+    };
+    assert!(!tool_is_read_only("moviepilot_api", &allow_searches));
+    assert!(!tool_is_read_only("search_torrents", &Policy::default()));
+}

@@ -155,3 +155,27 @@ fn full_mode_lists_no_contract_tool_and_refuses_calls_to_it() {
     assert_eq!(names, ["moviepilot_api"]);
     assert!(try_call(&plugin, &up, "moviepilot_input_contract", r#"{"tool":"x"}"#).is_err());
 }
+
+#[test]
+fn with_nothing_abridged_the_contract_tool_is_unknown_like_any_unlisted_tool() {
+    // Compact mode, but every schema comes complete: nothing to fetch a contract of.
+    let up = moviepilot(standard_tools(), no_calls);
+    let plugin = plugin_with(&[]);
+    let names: Vec<String> = plugin.list_tools(&up).into_iter().map(|t| t.name).collect();
+    assert!(
+        !names.iter().any(|n| n == "moviepilot_input_contract"),
+        "{names:?}"
+    );
+    let contract = try_call(
+        &plugin,
+        &up,
+        "moviepilot_input_contract",
+        r#"{"tool": "moviepilot_api"}"#,
+    );
+    let ghost = try_call(&plugin, &up, "moviepilot_ghost", r#"{}"#);
+    assert!(
+        matches!(&contract, Err(UnknownTool(n)) if n == "moviepilot_input_contract"),
+        "{contract:?}"
+    );
+    assert!(ghost.is_err(), "{ghost:?}");
+}
