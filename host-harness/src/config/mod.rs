@@ -11,6 +11,7 @@
 
 mod deadline;
 mod front_door;
+mod http_table;
 mod raw;
 mod settings;
 mod table;
