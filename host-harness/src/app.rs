@@ -15,7 +15,6 @@ use crate::config::{RawSettings, Settings};
 use crate::policy::{Policy, guest_env};
 use crate::sandbox::{Gateway, LoadReport, Sandbox, SandboxOptions};
 use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
-use crate::tool::ListedTool;
 use crate::upstream_pool::UpstreamPool;
 use crate::{logging, present};
 use rmcp::ErrorData;
@@ -261,8 +260,7 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     let options = sandbox_options(settings);
     let guest_env = options.guest_env.clone();
     let (sandbox, report) = Sandbox::load(&path, options)?;
-    let (specs, listing) = list_tools(&sandbox, &report, &guest_env, settings).await?;
-    let catalogue = Catalogue::from_specs(specs)?;
+    let (catalogue, listing) = list_tools(&sandbox, &report, &path, &guest_env, settings).await?;
     let keys_to_guest = settings.pass_key_to_guest;
     log_ready(
         &path,
@@ -275,29 +273,44 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     Ok((Arc::new(sandbox), Arc::new(catalogue)))
 }
 
-/// [`start`] for `serve`. When this component and environment have a cached listing, the
-/// catalogue is built from it while the component loads on a blocking thread, so
-/// `initialize` and `tools/list` are answered without waiting for the component (the first
-/// call waits); otherwise as [`start`].
+/// [`start`] for `serve`. When this component file and environment have a cached listing, the
+/// catalogue is built from it while the component is read, checked against the digest the
+/// listing records and loaded on a blocking thread, so `initialize` and `tools/list` are
+/// answered without waiting for the component (the first call waits); otherwise as [`start`].
 async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<Catalogue>)> {
     let path = component_path(settings)?;
     let options = sandbox_options(settings);
-    let wasm = std::fs::read(&path)
-        .with_context(|| format!("reading the component {}", path.display()))?;
-    let digest = artifact_cache::component_digest(&wasm);
-    let cached = settings.cache_dir.as_deref().and_then(|dir| {
-        let key = artifact_cache::listing_key(&digest, &options.guest_env);
-        artifact_cache::load_listing(dir, &key)
+    let cached = settings.cache_dir.clone().and_then(|dir| {
+        let key =
+            artifact_cache::listing_key(&artifact_cache::file_identity(&path)?, &options.guest_env);
+        let listing = artifact_cache::load_listing(&dir, &key)?;
+        Some((dir, key, listing))
     });
-    let Some(specs) = cached else {
+    let Some((dir, key, listing)) = cached else {
         let (sandbox, catalogue) = start(settings).await?;
         return Ok((SandboxSlot::ready(sandbox), catalogue));
     };
-    let tools = specs.len();
+    let tools = listing.tools.len();
+    let listed_from = listing.component;
     let keys_to_guest = settings.pass_key_to_guest;
     let slot = SandboxSlot::loading(move || {
         let label = path.display().to_string();
-        match Sandbox::from_bytes_with_digest(&wasm, digest, &label, options) {
+        let wasm = match std::fs::read(&path) {
+            Ok(wasm) => wasm,
+            Err(error) => {
+                crate::log_error!("cannot read the component {label}: {error}");
+                return Err(load_failure());
+            }
+        };
+        if !listed_from.matches(&wasm) {
+            artifact_cache::remove_listing(&dir, &key);
+            crate::log_error!(
+                "the component {label} is not the one its cached listing was made from; \
+                 the listing is removed: start again to list this component"
+            );
+            return Err(load_failure());
+        }
+        match Sandbox::from_bytes_with_digest(&wasm, listed_from.0, &label, options) {
             Ok((sandbox, report)) => {
                 log_ready(
                     &path,
@@ -315,7 +328,7 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
             }
         }
     });
-    let catalogue = Catalogue::from_specs(specs)?;
+    let catalogue = Catalogue::from_tools(listing.tools)?;
     Ok((slot, Arc::new(catalogue)))
 }
 
@@ -354,42 +367,49 @@ fn log_ready(
     );
 }
 
-/// The component's tools: from the listing cache when this component and environment were
-/// listed before without any outgoing request, otherwise from `list-tools` (then cached if it
-/// attempted no request). Returns the specs and where they came from, for the start-up log.
+/// The component's tools: from the listing cache when this component file and environment were
+/// listed before without any outgoing request (and the listing was made from these bytes),
+/// otherwise from `list-tools` (then cached if it attempted no request). Returns the catalogue
+/// and where it came from, for the start-up log.
 async fn list_tools(
     sandbox: &Sandbox,
     report: &LoadReport,
+    path: &Path,
     guest_env: &[(String, String)],
     settings: &Settings,
-) -> anyhow::Result<(Vec<ListedTool>, &'static str)> {
-    let cache = settings.cache_dir.as_deref().map(|dir| {
-        (
-            dir,
-            artifact_cache::listing_key(&report.component_digest, guest_env),
-        )
+) -> anyhow::Result<(Catalogue, &'static str)> {
+    let cache = settings.cache_dir.as_deref().and_then(|dir| {
+        let identity = artifact_cache::file_identity(path)?;
+        Some((dir, artifact_cache::listing_key(&identity, guest_env)))
     });
     if let Some((dir, key)) = &cache
-        && let Some(specs) = artifact_cache::load_listing(dir, key)
+        && let Some(listing) = artifact_cache::load_listing(dir, key)
+        && listing.component.0 == report.component_digest
     {
-        return Ok((specs, "listing cached"));
+        return Ok((Catalogue::from_tools(listing.tools)?, "listing cached"));
     }
     let (specs, attempted) = sandbox
         .list_tools()
         .await
         .map_err(|f| anyhow::anyhow!("list-tools failed: {}", f.message))?;
+    let catalogue = Catalogue::from_specs(specs)?;
     match cache {
         Some((dir, key)) if attempted == 0 => {
-            if let Err(error) = artifact_cache::store_listing(dir, &key, &specs) {
+            if let Err(error) = artifact_cache::store_listing(
+                dir,
+                &key,
+                &report.component_digest,
+                catalogue.tools(),
+            ) {
                 crate::log_warn!(
                     "cannot write the listing cache in {}: {error:#}",
                     dir.display()
                 );
             }
-            Ok((specs, "listed and cached"))
+            Ok((catalogue, "listed and cached"))
         }
         // A listing that fetched something (MoviePilot discovery) is never reused.
-        _ => Ok((specs, "listed")),
+        _ => Ok((catalogue, "listed")),
     }
 }
 

@@ -1,28 +1,37 @@
 //! Compiled-component cache: `Component::serialize` output in `<cache dir>/<key>.cwasm`, so a
 //! second start loads machine code (~0.3 ms) instead of compiling with Cranelift (~0.2-3 s).
-//! Next to it, the **listing cache** (`<key>.tools.json`): what the component's `list-tools`
-//! returned, so a start does not instantiate the component and compose every output schema
-//! again (about 7 ms of a 13 ms start, measured in BENCHMARKS.md). A listing is stored only when
-//! `list-tools` attempted no outgoing request: then it depends on nothing but the component
-//! and its environment, which is exactly what the key covers (SHA-256 over both). A listing
-//! that fetched something (MoviePilot's tools are discovered over HTTP) is never cached.
+//! Next to it, the **listing cache** (`<key>.tools.json`): the tools the component's
+//! `list-tools` returned, stored as MCP `Tool` objects, so a start does not instantiate the
+//! component and compose every output schema again (about 7 ms of a 13 ms start, measured in
+//! BENCHMARKS.md) and reads them in one parse. A listing is stored only when `list-tools`
+//! attempted no outgoing request: then it depends on nothing but the component and its
+//! environment, which is exactly what the key covers. A listing that fetched something
+//! (MoviePilot's tools are discovered over HTTP) is never cached.
 //!
-//! The key is a SHA-256 over the component bytes, the wasmtime version and the engine's
-//! compatibility hash (its compile-relevant configuration), so a changed component, a wasmtime
-//! upgrade or different engine settings never load a stale artifact. A file that fails to
-//! deserialize anyway is recompiled and replaced. Files are written to a temporary name and
-//! renamed into place, so concurrent starts never see half a file.
+//! The `.cwasm` key is a SHA-256 over the component bytes, the wasmtime version and the
+//! engine's compatibility hash (its compile-relevant configuration), so a changed component, a
+//! wasmtime upgrade or different engine settings never load a stale artifact. A file that fails
+//! to deserialize anyway is recompiled and replaced.
+//!
+//! The listing key covers the component file's identity instead of its bytes (device, inode,
+//! size, modification and status-change times: any write to the file changes its status-change
+//! time, which no system call sets back), so a warm start finds its listing without reading and
+//! hashing the component first. The listing also records the component's SHA-256; whoever loads
+//! the component afterwards compares it ([`ComponentDigest::matches`]) and refuses a component
+//! that differs, so a listing is never served for other bytes than it was made from.
+//!
+//! Files are written to a temporary name and renamed into place, so concurrent starts never see
+//! half a file.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use serde_json::{Value, json};
+use rmcp::model::Tool;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
-
-use crate::tool::ListedTool;
 
 /// Where the component came from, for the start-up log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,15 +78,43 @@ pub fn cache_key(engine: &Engine, component_digest: &[u8; 32]) -> String {
     hex(&hasher.0.finalize())
 }
 
-/// The listing cache key: the harness version, the component and the guest's whole
-/// environment (names and values, in order), so any change to either lists afresh. Values enter
-/// only through SHA-256; the file name reveals nothing about them.
-pub fn listing_key(component_digest: &[u8; 32], guest_env: &[(String, String)]) -> String {
+/// What identifies the component file without reading it: device, inode, size, and the
+/// modification and status-change times to the nanosecond. `None` where the platform or the
+/// file does not say.
+pub fn file_identity(path: &Path) -> Option<[u64; 7]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let m = std::fs::metadata(path).ok()?;
+        let signed = |v: i64| v as u64;
+        Some([
+            m.dev(),
+            m.ino(),
+            m.size(),
+            signed(m.mtime()),
+            signed(m.mtime_nsec()),
+            signed(m.ctime()),
+            signed(m.ctime_nsec()),
+        ])
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The listing cache key: the harness version, the component file's [`file_identity`] and the
+/// guest's whole environment (names and values, in order), so any change to either lists
+/// afresh. Values enter only through SHA-256; the file name reveals nothing about them.
+pub fn listing_key(file_identity: &[u64; 7], guest_env: &[(String, String)]) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(b"media-mcp host-harness listing v1\0");
+    hasher.update(b"media-mcp host-harness listing v2\0");
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     hasher.update(b"\0");
-    hasher.update(component_digest);
+    for part in file_identity {
+        hasher.update(part.to_le_bytes());
+    }
     for (name, value) in guest_env {
         // Length-prefixed, so no two environments hash the same byte stream.
         for part in [name, value] {
@@ -92,47 +129,90 @@ fn listing_path(dir: &Path, key: &str) -> PathBuf {
     dir.join(format!("{key}.tools.json"))
 }
 
+/// The SHA-256 of the component a listing was made from (hex in the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComponentDigest(pub [u8; 32]);
+
+impl ComponentDigest {
+    /// Whether `wasm` is the component this digest was taken of.
+    pub fn matches(&self, wasm: &[u8]) -> bool {
+        component_digest(wasm) == self.0
+    }
+}
+
+/// A cached listing: the tools, and the component they were listed from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    /// SHA-256 of the component that listed `tools`.
+    pub component: ComponentDigest,
+    /// The tools, in the component's order.
+    pub tools: Vec<Tool>,
+}
+
+#[derive(Deserialize)]
+struct ListingFile {
+    component_sha256: String,
+    tools: Vec<Tool>,
+}
+
+#[derive(Serialize)]
+struct ListingFileRef<'a> {
+    component_sha256: String,
+    tools: &'a [Tool],
+}
+
 /// The cached listing under `key`, if there is a readable one.
-pub fn load_listing(dir: &Path, key: &str) -> Option<Vec<ListedTool>> {
+pub fn load_listing(dir: &Path, key: &str) -> Option<Listing> {
     let path = listing_path(dir, key);
     let text = std::fs::read(&path).ok()?;
-    let parsed = serde_json::from_slice::<Value>(&text).ok().and_then(|v| {
-        let field = |t: &Value, name: &str| t.get(name)?.as_str().map(str::to_owned);
-        v.as_array()?
-            .iter()
-            .map(|t| {
-                Some(ListedTool {
-                    name: field(t, "name")?,
-                    title: field(t, "title")?,
-                    description: field(t, "description")?,
-                    input_schema: field(t, "input_schema")?,
-                    output_schema: field(t, "output_schema")?,
-                    annotations: field(t, "annotations")?,
-                })
+    let parsed = serde_json::from_slice::<ListingFile>(&text)
+        .ok()
+        .and_then(|file| {
+            let digest = unhex(&file.component_sha256)?;
+            Some(Listing {
+                component: ComponentDigest(digest),
+                tools: file.tools,
             })
-            .collect::<Option<Vec<_>>>()
-    });
+        });
     if parsed.is_none() {
         crate::log_warn!("ignoring unusable listing cache file {}", path.display());
     }
     parsed
 }
 
-/// Stores `specs` as the listing under `key` (written aside, then renamed into place).
+/// Removes the listing under `key` (one that no longer matches its component).
+pub fn remove_listing(dir: &Path, key: &str) {
+    let _ = std::fs::remove_file(listing_path(dir, key));
+}
+
+/// Stores `tools`, listed by the component whose [`component_digest`] is `component`, as the
+/// listing under `key` (written aside, then renamed into place).
 ///
 /// # Errors
 ///
 /// The directory or file cannot be written.
-pub fn store_listing(dir: &Path, key: &str, specs: &[ListedTool]) -> anyhow::Result<()> {
-    let listing: Vec<Value> = specs
-        .iter()
-        .map(|t| {
-            json!({"name": t.name, "title": t.title, "description": t.description,
-                   "input_schema": t.input_schema, "output_schema": t.output_schema,
-                   "annotations": t.annotations})
-        })
-        .collect();
-    write_atomically(dir, &listing_path(dir, key), &serde_json::to_vec(&listing)?)
+pub fn store_listing(
+    dir: &Path,
+    key: &str,
+    component: &[u8; 32],
+    tools: &[Tool],
+) -> anyhow::Result<()> {
+    let file = ListingFileRef {
+        component_sha256: component.iter().map(|b| format!("{b:02x}")).collect(),
+        tools,
+    };
+    write_atomically(dir, &listing_path(dir, key), &serde_json::to_vec(&file)?)
+}
+
+fn unhex(text: &str) -> Option<[u8; 32]> {
+    if text.len() != 64 || !text.is_ascii() {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
 }
 
 /// Loads `wasm` (whose [`component_digest`] is `digest`) as a component, through the cache in

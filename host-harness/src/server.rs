@@ -87,19 +87,32 @@ impl Catalogue {
     /// A schema or annotations field that is not a JSON object, or a duplicate name: a
     /// component bug worth failing start-up for.
     pub fn from_specs(specs: Vec<ListedTool>) -> anyhow::Result<Catalogue> {
-        let mut catalogue = Catalogue::default();
-        for spec in specs {
-            let tool = to_tool(&spec)
-                .with_context(|| format!("the component listed an invalid tool {:?}", spec.name))?;
+        let tools = specs
+            .iter()
+            .map(|spec| {
+                to_tool(spec).with_context(|| {
+                    format!("the component listed an invalid tool {:?}", spec.name)
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Catalogue::from_tools(tools)
+    }
+
+    /// A catalogue of `tools` (a cached listing's).
+    ///
+    /// # Errors
+    ///
+    /// A duplicate name.
+    pub fn from_tools(tools: Vec<Tool>) -> anyhow::Result<Catalogue> {
+        let mut by_name = HashMap::with_capacity(tools.len());
+        for (i, tool) in tools.iter().enumerate() {
             anyhow::ensure!(
-                !catalogue.by_name.contains_key(&spec.name),
+                by_name.insert(tool.name.to_string(), i).is_none(),
                 "the component listed tool {:?} twice",
-                spec.name
+                tool.name
             );
-            catalogue.by_name.insert(spec.name, catalogue.tools.len());
-            catalogue.tools.push(tool);
         }
-        Ok(catalogue)
+        Ok(Catalogue { tools, by_name })
     }
 
     /// All tools, in the component's order.

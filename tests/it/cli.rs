@@ -418,6 +418,52 @@ fn a_warm_serve_answers_from_the_listing_while_loading_and_its_first_call_works(
 }
 
 #[test]
+fn a_cached_listing_is_never_served_for_other_component_bytes() {
+    let fake = FakeOmbi::start(KEY).unwrap();
+    let cache = fresh_dir("listing-digest");
+    let env = Env::ombi(&fake, KEY)
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info");
+    let first = run_cli(&["tools"], &env);
+    assert!(first.status.success(), "{}", first.stderr);
+    let listing = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tools.json"))
+        .expect("a cached listing");
+    // The listing now claims other component bytes than the file holds.
+    let mut file: Value = serde_json::from_slice(&std::fs::read(&listing).unwrap()).unwrap();
+    file["component_sha256"] = Value::String("ab".repeat(32));
+    std::fs::write(&listing, serde_json::to_vec(&file).unwrap()).unwrap();
+
+    let mut h = Harness::serve_initialized(&env, "2025-06-18");
+    let call = h.call_tool(
+        "read_search",
+        serde_json::json!({"query": "matrix", "media": "movie"}),
+    );
+    assert_eq!(call["result"]["isError"], true, "{call}");
+    let out = h.finish();
+    assert!(
+        out.stderr
+            .contains("is not the one its cached listing was made from"),
+        "{}",
+        out.stderr
+    );
+    assert!(!listing.exists(), "the stale listing is removed");
+    assert!(fake.requests().is_empty(), "{:?}", fake.requests());
+    // The next start lists the component afresh, and its call works.
+    let mut h = Harness::serve_initialized(&env, "2025-06-18");
+    let call = h.call_tool(
+        "read_search",
+        serde_json::json!({"query": "matrix", "media": "movie"}),
+    );
+    assert_eq!(structured(&call)["ok"], true, "{call}");
+    let out = h.finish();
+    assert!(out.stderr.contains("(listed and cached)"), "{}", out.stderr);
+}
+
+#[test]
 fn a_listing_that_fetched_something_is_never_cached() {
     let mp = media_mcp_fakes::moviepilot::FakeMoviePilot::start();
     let env = Env::new()

@@ -1,14 +1,14 @@
 use super::*;
 
-fn spec(name: &str) -> ListedTool {
-    ListedTool {
-        name: name.into(),
-        title: "T".into(),
-        description: "d \"quoted\"".into(),
-        input_schema: r#"{"type":"object"}"#.into(),
-        output_schema: r#"{"type":"object"}"#.into(),
-        annotations: "{}".into(),
-    }
+fn tool(name: &str) -> Tool {
+    let schema = |text: &str| std::sync::Arc::new(serde_json::from_str(text).unwrap());
+    Tool::new(
+        name.to_owned(),
+        "d \"quoted\"",
+        schema(r#"{"type":"object","properties":{"q":{"type":"string"}}}"#),
+    )
+    .with_raw_output_schema(schema(r#"{"type":"object","$defs":{"x":{"const":1}}}"#))
+    .with_title("T")
 }
 
 fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -19,14 +19,19 @@ fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 #[test]
-fn listing_keys_cover_the_component_and_every_variable() {
-    let a = [1u8; 32];
+fn listing_keys_cover_the_component_file_and_every_variable() {
+    let a = [1, 2, 3, 4, 5, 6, 7];
     let base = listing_key(&a, &env(&[("OMBI_URL", "http://x")]));
     assert_eq!(base, listing_key(&a, &env(&[("OMBI_URL", "http://x")])));
-    assert_ne!(
-        base,
-        listing_key(&[2u8; 32], &env(&[("OMBI_URL", "http://x")]))
-    );
+    for changed in 0..a.len() {
+        let mut other = a;
+        other[changed] += 1;
+        assert_ne!(
+            base,
+            listing_key(&other, &env(&[("OMBI_URL", "http://x")])),
+            "part {changed}"
+        );
+    }
     assert_ne!(base, listing_key(&a, &env(&[("OMBI_URL", "http://y")])));
     assert_ne!(
         base,
@@ -41,13 +46,58 @@ fn listing_keys_cover_the_component_and_every_variable() {
 }
 
 #[test]
+fn a_rewritten_component_file_has_another_identity() {
+    let dir = std::env::temp_dir().join(format!("media-mcp-identity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.wasm");
+    std::fs::write(&path, b"one").unwrap();
+    let first = file_identity(&path).unwrap();
+    assert_eq!(file_identity(&path), Some(first));
+    // Same size, same modification time set back: the status-change time still moves.
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    std::fs::write(&path, b"two").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    assert_ne!(file_identity(&path), Some(first));
+    assert_eq!(file_identity(&dir.join("missing")), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_listing_knows_the_component_it_was_made_from() {
+    let digest = ComponentDigest(component_digest(b"component one"));
+    assert!(digest.matches(b"component one"));
+    assert!(!digest.matches(b"component two"));
+}
+
+#[test]
 fn listings_round_trip_and_damaged_files_are_ignored() {
     let dir = std::env::temp_dir().join(format!("media-mcp-listing-{}", std::process::id()));
-    let specs = vec![spec("read_a"), spec("read_b")];
-    store_listing(&dir, "k", &specs).unwrap();
-    assert_eq!(load_listing(&dir, "k"), Some(specs));
+    let tools = vec![tool("read_a"), tool("read_b")];
+    let digest = component_digest(b"wasm");
+    store_listing(&dir, "k", &digest, &tools).unwrap();
+    assert_eq!(
+        load_listing(&dir, "k"),
+        Some(Listing {
+            component: ComponentDigest(digest),
+            tools
+        })
+    );
     assert_eq!(load_listing(&dir, "missing"), None);
-    std::fs::write(listing_path(&dir, "bad"), b"[{\"name\": 1}]").unwrap();
-    assert_eq!(load_listing(&dir, "bad"), None);
+    for bad in [
+        r#"[{"name": 1}]"#,
+        r#"{"component_sha256": "00", "tools": []}"#,
+        r#"{"tools": []}"#,
+    ] {
+        std::fs::write(listing_path(&dir, "bad"), bad).unwrap();
+        assert_eq!(load_listing(&dir, "bad"), None, "{bad}");
+    }
+    remove_listing(&dir, "k");
+    assert_eq!(load_listing(&dir, "k"), None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
