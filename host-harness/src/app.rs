@@ -14,7 +14,7 @@ use crate::cli::{Command, Common};
 use crate::config::{RawSettings, Settings};
 use crate::policy::{Policy, guest_env};
 use crate::sandbox::{Gateway, LoadReport, Sandbox, SandboxOptions};
-use crate::server::{Catalogue, McpServer, SandboxSlot, call_tool, load_failure};
+use crate::server::{Catalogue, CatalogueSlot, McpServer, SandboxSlot, call_tool, load_failure};
 use crate::upstream_pool::UpstreamPool;
 use crate::{logging, present};
 use rmcp::ErrorData;
@@ -56,7 +56,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
                 let (sandbox, catalogue) = start_serving(&settings).await?;
-                let server = McpServer::with_slot(sandbox, catalogue)
+                let server = McpServer::with_slots(sandbox, catalogue)
                     .read_only(settings.read_only)
                     .progress_every(settings.progress_interval);
                 let cancellations = server.cancellations();
@@ -273,11 +273,11 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     Ok((Arc::new(sandbox), Arc::new(catalogue)))
 }
 
-/// [`start`] for `serve`. When this component file and environment have a cached listing, the
-/// catalogue is built from it while the component is read, checked against the digest the
-/// listing records and loaded on a blocking thread, so `initialize` and `tools/list` are
-/// answered without waiting for the component (the first call waits); otherwise as [`start`].
-async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<Catalogue>)> {
+/// [`start`] for `serve`. When this component file and environment have a cached listing, its
+/// tools are parsed while `initialize` is answered, and the component is read, checked against
+/// the digest the listing records and loaded on a thread of its own, so `tools/list` is answered
+/// without waiting for the component (the first call waits); otherwise as [`start`].
+async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, CatalogueSlot)> {
     let path = component_path(settings)?;
     let options = sandbox_options(settings);
     let cached = settings.cache_dir.clone().and_then(|dir| {
@@ -288,11 +288,13 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
     });
     let Some((dir, key, listing)) = cached else {
         let (sandbox, catalogue) = start(settings).await?;
-        return Ok((SandboxSlot::ready(sandbox), catalogue));
+        return Ok((SandboxSlot::ready(sandbox), CatalogueSlot::ready(catalogue)));
     };
-    let tools = listing.tools.len();
+    let tools = listing.count;
     let listed_from = listing.component;
     let keys_to_guest = settings.pass_key_to_guest;
+    let loader_dir = dir.clone();
+    let loader_key = key.clone();
     let slot = SandboxSlot::loading(move || {
         let label = path.display().to_string();
         let wasm = match std::fs::read(&path) {
@@ -303,7 +305,7 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
             }
         };
         if !listed_from.matches(&wasm) {
-            artifact_cache::remove_listing(&dir, &key);
+            artifact_cache::remove_listing(&loader_dir, &loader_key);
             crate::log_error!(
                 "the component {label} is not the one its cached listing was made from; \
                  the listing is removed: start again to list this component"
@@ -328,8 +330,40 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Arc<
             }
         }
     });
-    let catalogue = Catalogue::from_tools(listing.tools)?;
-    Ok((slot, Arc::new(catalogue)))
+    let sandbox = slot.clone();
+    let catalogue = CatalogueSlot::pending(async move {
+        let parsed =
+            tokio::task::spawn_blocking(move || Catalogue::from_tools(listing.tools()?)).await;
+        match parsed {
+            Ok(Ok(catalogue)) => return catalogue,
+            Ok(Err(error)) => crate::log_warn!(
+                "ignoring unusable listing cache file {}: {error:#}; listing the component's tools",
+                dir.display()
+            ),
+            Err(error) => crate::log_warn!("reading the listing cache failed: {error}"),
+        }
+        artifact_cache::remove_listing(&dir, &key);
+        list_after_load(&sandbox).await
+    });
+    Ok((slot, catalogue))
+}
+
+/// The component's tools, listed once it has loaded (when its cached listing turned out
+/// unusable); an empty catalogue when it cannot load or list, as calls then fail anyway.
+async fn list_after_load(slot: &SandboxSlot) -> Catalogue {
+    let Ok(sandbox) = slot.get().await else {
+        return Catalogue::default();
+    };
+    match sandbox.list_tools().await {
+        Ok((specs, _)) => Catalogue::from_specs(specs).unwrap_or_else(|error| {
+            crate::log_error!("{error:#}");
+            Catalogue::default()
+        }),
+        Err(failure) => {
+            crate::log_error!("list-tools failed: {}", failure.message);
+            Catalogue::default()
+        }
+    }
 }
 
 fn sandbox_options(settings: &Settings) -> SandboxOptions {
@@ -386,7 +420,13 @@ async fn list_tools(
         && let Some(listing) = artifact_cache::load_listing(dir, key)
         && listing.component.0 == report.component_digest
     {
-        return Ok((Catalogue::from_tools(listing.tools)?, "listing cached"));
+        match listing.tools().and_then(Catalogue::from_tools) {
+            Ok(catalogue) => return Ok((catalogue, "listing cached")),
+            Err(error) => crate::log_warn!(
+                "ignoring unusable listing cache file in {}: {error:#}",
+                dir.display()
+            ),
+        }
     }
     let (specs, attempted) = sandbox
         .list_tools()

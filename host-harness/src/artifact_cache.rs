@@ -1,11 +1,12 @@
 //! Compiled-component cache: `Component::serialize` output in `<cache dir>/<key>.cwasm`, so a
 //! second start loads machine code (~0.3 ms) instead of compiling with Cranelift (~0.2-3 s).
 //! Next to it, the **listing cache** (`<key>.tools.json`): the tools the component's
-//! `list-tools` returned, stored as MCP `Tool` objects, so a start does not instantiate the
-//! component and compose every output schema again (about 7 ms of a 13 ms start, measured in
-//! BENCHMARKS.md) and reads them in one parse. A listing is stored only when `list-tools`
-//! attempted no outgoing request: then it depends on nothing but the component and its
-//! environment, which is exactly what the key covers. A listing that fetched something
+//! `list-tools` returned, stored as MCP `Tool` objects after a first line with the component's
+//! SHA-256 and the number of tools, so a start does not instantiate the component and compose
+//! every output schema again (about 7 ms of a 13 ms start, measured in BENCHMARKS.md), and a warm
+//! `serve` can parse the tools while it answers `initialize`. A listing is stored only when
+//! `list-tools` attempted no outgoing request: then it depends on nothing but the component and
+//! its environment, which is exactly what the key covers. A listing that fetched something
 //! (MoviePilot's tools are discovered over HTTP) is never cached.
 //!
 //! The `.cwasm` key is a SHA-256 over the component bytes, the wasmtime version and the
@@ -28,7 +29,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use rmcp::model::Tool;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -109,7 +109,7 @@ pub fn file_identity(path: &Path) -> Option<[u64; 7]> {
 /// afresh. Values enter only through SHA-256; the file name reveals nothing about them.
 pub fn listing_key(file_identity: &[u64; 7], guest_env: &[(String, String)]) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(b"media-mcp host-harness listing v2\0");
+    hasher.update(b"media-mcp host-harness listing v3\0");
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     hasher.update(b"\0");
     for part in file_identity {
@@ -140,47 +140,62 @@ impl ComponentDigest {
     }
 }
 
-/// A cached listing: the tools, and the component they were listed from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Listing {
-    /// SHA-256 of the component that listed `tools`.
+/// A cached listing as read from its file: the component it was made from and how many tools it
+/// holds (its first line), and the tools as MCP `Tool` objects in JSON, parsed by [`tools`]
+/// (a warm `serve` parses them while it answers `initialize`).
+///
+/// [`tools`]: CachedListing::tools
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedListing {
+    /// SHA-256 of the component that listed the tools.
     pub component: ComponentDigest,
+    /// How many tools the listing holds.
+    pub count: usize,
+    tools: Vec<u8>,
+}
+
+impl CachedListing {
     /// The tools, in the component's order.
-    pub tools: Vec<Tool>,
-}
-
-#[derive(Deserialize)]
-struct ListingFile {
-    component_sha256: String,
-    tools: Vec<Tool>,
-}
-
-#[derive(Serialize)]
-struct ListingFileRef<'a> {
-    component_sha256: String,
-    tools: &'a [Tool],
-}
-
-/// The cached listing under `key`, if there is a readable one.
-pub fn load_listing(dir: &Path, key: &str) -> Option<Listing> {
-    let path = listing_path(dir, key);
-    let text = std::fs::read(&path).ok()?;
-    let parsed = serde_json::from_slice::<ListingFile>(&text)
-        .ok()
-        .and_then(|file| {
-            let digest = unhex(&file.component_sha256)?;
-            Some(Listing {
-                component: ComponentDigest(digest),
-                tools: file.tools,
-            })
-        });
-    if parsed.is_none() {
-        crate::log_warn!("ignoring unusable listing cache file {}", path.display());
+    ///
+    /// # Errors
+    ///
+    /// The file's tools are not a JSON array of as many MCP tools as its first line says.
+    pub fn tools(&self) -> anyhow::Result<Vec<Tool>> {
+        let tools: Vec<Tool> =
+            serde_json::from_slice(&self.tools).context("the listed tools are not MCP tools")?;
+        anyhow::ensure!(
+            tools.len() == self.count,
+            "the listing holds {} tools, not {}",
+            tools.len(),
+            self.count
+        );
+        Ok(tools)
     }
-    parsed
 }
 
-/// Removes the listing under `key` (one that no longer matches its component).
+/// The cached listing under `key`, if there is a readable one. Its first line is the
+/// component's SHA-256 (hex) and the number of tools; the rest is the tools as JSON.
+pub fn load_listing(dir: &Path, key: &str) -> Option<CachedListing> {
+    let path = listing_path(dir, key);
+    let mut text = std::fs::read(&path).ok()?;
+    let header = text.iter().position(|b| *b == b'\n').and_then(|end| {
+        let line = std::str::from_utf8(&text[..end]).ok()?;
+        let (digest, count) = line.split_once(' ')?;
+        Some((end, unhex(digest)?, count.parse().ok()?))
+    });
+    let Some((end, digest, count)) = header else {
+        crate::log_warn!("ignoring unusable listing cache file {}", path.display());
+        return None;
+    };
+    text.drain(..=end);
+    Some(CachedListing {
+        component: ComponentDigest(digest),
+        count,
+        tools: text,
+    })
+}
+
+/// Removes the listing under `key` (one that no longer matches its component, or is damaged).
 pub fn remove_listing(dir: &Path, key: &str) {
     let _ = std::fs::remove_file(listing_path(dir, key));
 }
@@ -197,11 +212,10 @@ pub fn store_listing(
     component: &[u8; 32],
     tools: &[Tool],
 ) -> anyhow::Result<()> {
-    let file = ListingFileRef {
-        component_sha256: component.iter().map(|b| format!("{b:02x}")).collect(),
-        tools,
-    };
-    write_atomically(dir, &listing_path(dir, key), &serde_json::to_vec(&file)?)
+    let digest: String = component.iter().map(|b| format!("{b:02x}")).collect();
+    let mut file = format!("{digest} {}\n", tools.len()).into_bytes();
+    serde_json::to_writer(&mut file, tools)?;
+    write_atomically(dir, &listing_path(dir, key), &file)
 }
 
 fn unhex(text: &str) -> Option<[u8; 32]> {

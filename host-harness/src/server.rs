@@ -32,18 +32,16 @@
 //!   Cancelling a tool that may write is logged as an unknown outcome.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     CustomRequest, CustomResult, DiscoverResult, ErrorCode, Implementation, InitializeResult,
     JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -58,7 +56,10 @@ use crate::envelope;
 use crate::progress;
 use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
 use crate::stdio::quote_bounded;
-use crate::tool::ListedTool;
+
+mod catalogue;
+
+pub use catalogue::{Catalogue, CatalogueSlot};
 
 /// The protocol versions we speak ([`version::SUPPORTED`], newest first), as rmcp's type.
 pub static SUPPORTED_PROTOCOL_VERSIONS: std::sync::LazyLock<Vec<ProtocolVersion>> =
@@ -71,87 +72,6 @@ pub static SUPPORTED_PROTOCOL_VERSIONS: std::sync::LazyLock<Vec<ProtocolVersion>
             })
             .collect()
     });
-
-/// The tool list, converted once from the component's `list-tools`.
-#[derive(Debug, Clone, Default)]
-pub struct Catalogue {
-    tools: Vec<Tool>,
-    by_name: HashMap<String, usize>,
-}
-
-impl Catalogue {
-    /// Converts the component's tool records.
-    ///
-    /// # Errors
-    ///
-    /// A schema or annotations field that is not a JSON object, or a duplicate name: a
-    /// component bug worth failing start-up for.
-    pub fn from_specs(specs: Vec<ListedTool>) -> anyhow::Result<Catalogue> {
-        let tools = specs
-            .iter()
-            .map(|spec| {
-                to_tool(spec).with_context(|| {
-                    format!("the component listed an invalid tool {:?}", spec.name)
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        Catalogue::from_tools(tools)
-    }
-
-    /// A catalogue of `tools` (a cached listing's).
-    ///
-    /// # Errors
-    ///
-    /// A duplicate name.
-    pub fn from_tools(tools: Vec<Tool>) -> anyhow::Result<Catalogue> {
-        let mut by_name = HashMap::with_capacity(tools.len());
-        for (i, tool) in tools.iter().enumerate() {
-            anyhow::ensure!(
-                by_name.insert(tool.name.to_string(), i).is_none(),
-                "the component listed tool {:?} twice",
-                tool.name
-            );
-        }
-        Ok(Catalogue { tools, by_name })
-    }
-
-    /// All tools, in the component's order.
-    pub fn tools(&self) -> &[Tool] {
-        &self.tools
-    }
-
-    /// One tool by name.
-    pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.by_name.get(name).map(|&i| &self.tools[i])
-    }
-
-    /// Whether `name` may change upstream state: listed without `readOnlyHint: true`.
-    pub fn is_write(&self, name: &str) -> bool {
-        self.get(name)
-            .is_some_and(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
-    }
-}
-
-fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
-    let object = |field: &str, text: &str| -> anyhow::Result<JsonObject> {
-        match serde_json::from_str(text).with_context(|| format!("{field} is not JSON"))? {
-            Value::Object(map) => Ok(map),
-            _ => anyhow::bail!("{field} is not a JSON object"),
-        }
-    };
-    let input = object("input-schema", &spec.input_schema)?;
-    let output = object("output-schema", &spec.output_schema)?;
-    let annotations: ToolAnnotations =
-        serde_json::from_value(Value::Object(object("annotations", &spec.annotations)?))
-            .context("annotations are not MCP tool annotations")?;
-    let mut tool = Tool::new(spec.name.clone(), spec.description.clone(), Arc::new(input))
-        .with_raw_output_schema(Arc::new(output))
-        .with_annotations(annotations);
-    if !spec.title.is_empty() {
-        tool = tool.with_title(spec.title.clone());
-    }
-    Ok(tool)
-}
 
 /// Runs one tool call and maps the WIT answer to MCP; `write`: the tool may change upstream
 /// state ([`Catalogue::is_write`]), so a call the host ends after a request is an unknown outcome.
@@ -383,7 +303,7 @@ pub fn load_failure() -> Failure {
 #[derive(Debug, Clone)]
 pub struct McpServer {
     sandbox: SandboxSlot,
-    catalogue: Arc<RwLock<Arc<Catalogue>>>,
+    catalogue: CatalogueSlot,
     read_only: bool,
     progress_interval: Duration,
     cancellations: Cancellations,
@@ -397,9 +317,14 @@ impl McpServer {
 
     /// A server whose sandbox may still be loading.
     pub fn with_slot(sandbox: SandboxSlot, catalogue: Arc<Catalogue>) -> Self {
+        Self::with_slots(sandbox, CatalogueSlot::ready(catalogue))
+    }
+
+    /// A server whose sandbox may still be loading and whose catalogue may still be read.
+    pub fn with_slots(sandbox: SandboxSlot, catalogue: CatalogueSlot) -> Self {
         McpServer {
             sandbox,
-            catalogue: Arc::new(RwLock::new(catalogue)),
+            catalogue,
             read_only: false,
             progress_interval: Duration::from_millis(crate::config::DEFAULT_PROGRESS_INTERVAL_MS),
             cancellations: Cancellations::default(),
@@ -417,14 +342,9 @@ impl McpServer {
         self.cancellations.clone()
     }
 
-    /// The catalogue as last listed.
-    fn catalogue(&self) -> Arc<Catalogue> {
-        Arc::clone(
-            &self
-                .catalogue
-                .read()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
+    /// The catalogue as last listed (once the start-up listing is there).
+    async fn catalogue(&self) -> Arc<Catalogue> {
+        self.catalogue.get().await
     }
 
     /// Lists the component's tools again after it answered that `gone`, which the catalogue
@@ -441,10 +361,7 @@ impl McpServer {
                     quote_bounded(gone),
                     catalogue.tools().len()
                 );
-                *self
-                    .catalogue
-                    .write()
-                    .unwrap_or_else(PoisonError::into_inner) = Arc::new(catalogue);
+                self.catalogue.replace(catalogue);
             }
             Err(error) => {
                 crate::log_warn!("listing the tools again failed, the list is kept: {error:#}");
@@ -512,7 +429,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut listed = ListToolsResult::with_all_items(self.catalogue().tools().to_vec());
+        let mut listed = ListToolsResult::with_all_items(self.catalogue().await.tools().to_vec());
         if modern(&context) {
             listed.ttl_ms = Some(cache::TTL_MS);
             listed.cache_scope = Some(scope(cache::TOOLS_LIST_SCOPE));
@@ -522,7 +439,9 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.catalogue().get(name).cloned()
+        // rmcp asks this from synchronous code (its HTTP server's argument checks, which
+        // `serve --http` does not use); the start-up listing is read before any call is served.
+        self.catalogue.now().get(name).cloned()
     }
 
     async fn on_custom_request(
@@ -543,7 +462,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let catalogue = self.catalogue();
+        let catalogue = self.catalogue().await;
         let listed = catalogue.get(&request.name).is_some();
         if !listed && !self.read_only {
             return Err(unknown_tool(&request.name));

@@ -432,10 +432,13 @@ fn a_cached_listing_is_never_served_for_other_component_bytes() {
         .map(|e| e.path())
         .find(|p| p.to_string_lossy().ends_with(".tools.json"))
         .expect("a cached listing");
-    // The listing now claims other component bytes than the file holds.
-    let mut file: Value = serde_json::from_slice(&std::fs::read(&listing).unwrap()).unwrap();
-    file["component_sha256"] = Value::String("ab".repeat(32));
-    std::fs::write(&listing, serde_json::to_vec(&file).unwrap()).unwrap();
+    // The listing now claims other component bytes than the file holds: its first line is
+    // the component's SHA-256 and the number of tools.
+    let text = std::fs::read_to_string(&listing).unwrap();
+    let (header, tools) = text.split_once('\n').unwrap();
+    let count = header.split_once(' ').unwrap().1;
+    let other = "ab".repeat(32);
+    std::fs::write(&listing, format!("{other} {count}\n{tools}")).unwrap();
 
     let mut h = Harness::serve_initialized(&env, "2025-06-18");
     let call = h.call_tool(
@@ -461,6 +464,49 @@ fn a_cached_listing_is_never_served_for_other_component_bytes() {
     assert_eq!(structured(&call)["ok"], true, "{call}");
     let out = h.finish();
     assert!(out.stderr.contains("(listed and cached)"), "{}", out.stderr);
+}
+
+#[test]
+fn a_damaged_cached_listing_is_listed_afresh_by_a_warm_serve() {
+    let fake = FakeOmbi::start(KEY).unwrap();
+    let cache = fresh_dir("listing-damaged");
+    let env = Env::ombi(&fake, KEY)
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info");
+    let first = run_cli(&["tools"], &env);
+    assert!(first.status.success(), "{}", first.stderr);
+    let listing = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tools.json"))
+        .expect("a cached listing");
+    // Its first line (the component's digest) still holds; the tools after it do not parse.
+    let text = std::fs::read_to_string(&listing).unwrap();
+    let header = text.split_once('\n').unwrap().0;
+    std::fs::write(&listing, format!("{header}\n[{{\"name\": 1}}]")).unwrap();
+
+    let mut h = Harness::serve_initialized(&env, "2025-06-18");
+    let tools = h.rpc("tools/list", serde_json::json!({}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"read_search"), "{tools}");
+    let call = h.call_tool(
+        "read_search",
+        serde_json::json!({"query": "matrix", "media": "movie"}),
+    );
+    assert_eq!(structured(&call)["ok"], true, "{call}");
+    let out = h.finish();
+    assert!(
+        out.stderr.contains("ignoring unusable listing cache file"),
+        "{}",
+        out.stderr
+    );
+    assert!(!listing.exists(), "the damaged listing is removed");
 }
 
 #[test]

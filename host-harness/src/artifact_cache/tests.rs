@@ -81,21 +81,22 @@ fn listings_round_trip_and_damaged_files_are_ignored() {
     let tools = vec![tool("read_a"), tool("read_b")];
     let digest = component_digest(b"wasm");
     store_listing(&dir, "k", &digest, &tools).unwrap();
-    assert_eq!(
-        load_listing(&dir, "k"),
-        Some(Listing {
-            component: ComponentDigest(digest),
-            tools
-        })
-    );
+    let listing = load_listing(&dir, "k").unwrap();
+    assert_eq!(listing.component, ComponentDigest(digest));
+    assert_eq!(listing.count, 2);
+    assert_eq!(listing.tools().unwrap(), tools);
     assert_eq!(load_listing(&dir, "missing"), None);
-    for bad in [
-        r#"[{"name": 1}]"#,
-        r#"{"component_sha256": "00", "tools": []}"#,
-        r#"{"tools": []}"#,
-    ] {
+    // A damaged first line is no listing at all.
+    for bad in ["", "[]", "00 2\n[]", &format!("{} x\n[]", "ab".repeat(32))] {
         std::fs::write(listing_path(&dir, "bad"), bad).unwrap();
         assert_eq!(load_listing(&dir, "bad"), None, "{bad}");
+    }
+    // Damaged tools are found when they are parsed.
+    for bad in [r#"[{"name": 1}]"#, "[", "[]"] {
+        let text = format!("{} 2\n{bad}", "ab".repeat(32));
+        std::fs::write(listing_path(&dir, "bad"), text).unwrap();
+        let listing = load_listing(&dir, "bad").unwrap();
+        assert!(listing.tools().is_err(), "{bad}");
     }
     remove_listing(&dir, "k");
     assert_eq!(load_listing(&dir, "k"), None);

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tool::ListedTool;
 
 fn spec(name: &str) -> ListedTool {
     ListedTool {
@@ -68,4 +69,43 @@ fn writes_are_the_tools_listed_without_read_only_hint() {
     let c = Catalogue::from_specs(vec![spec("read_search"), spec("ombi_status"), write]).unwrap();
     assert!(c.is_write("write_request_create"));
     assert!(!c.is_write("read_search") && !c.is_write("no_such_tool"));
+}
+
+#[test]
+fn a_cached_listing_makes_the_same_catalogue_as_the_component_s() {
+    let listed = Catalogue::from_specs(vec![spec("read_search"), spec("read_media")]).unwrap();
+    let text = serde_json::to_vec(listed.tools()).unwrap();
+    let cached = Catalogue::from_tools(serde_json::from_slice(&text).unwrap()).unwrap();
+    assert_eq!(cached.tools(), listed.tools());
+    assert!(cached.get("read_media").is_some());
+    let twice = Catalogue::from_tools(vec![listed.tools()[0].clone(); 2]);
+    assert!(twice.is_err());
+}
+
+#[tokio::test]
+async fn a_pending_catalogue_is_waited_for_and_can_be_replaced() {
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let slot = CatalogueSlot::pending(async move {
+        let _ = released.await;
+        Catalogue::from_specs(vec![spec("read_search")]).unwrap()
+    });
+    assert!(slot.now().tools().is_empty(), "nothing before it is read");
+    let waiting = tokio::spawn({
+        let slot = slot.clone();
+        async move { slot.get().await }
+    });
+    tokio::task::yield_now().await;
+    assert!(!waiting.is_finished());
+    release.send(()).unwrap();
+    assert!(waiting.await.unwrap().get("read_search").is_some());
+    assert!(slot.now().get("read_search").is_some());
+    slot.replace(Catalogue::from_specs(vec![spec("read_other")]).unwrap());
+    assert!(slot.get().await.get("read_other").is_some());
+    assert!(slot.get().await.get("read_search").is_none());
+}
+
+#[tokio::test]
+async fn a_listing_task_that_dies_leaves_an_empty_catalogue_not_a_hang() {
+    let slot = CatalogueSlot::pending(async { panic!("the listing task failed") });
+    assert!(slot.get().await.tools().is_empty());
 }

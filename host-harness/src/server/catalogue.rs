@@ -1,0 +1,162 @@
+//! The tool list the server answers with: the [`Catalogue`] converted from the component's
+//! `list-tools` (or read from the listing cache), and the [`CatalogueSlot`] that holds it, which
+//! a warm `serve` fills while it already answers `initialize`.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+
+use anyhow::Context as _;
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::Value;
+
+use crate::tool::ListedTool;
+
+/// The tool list, converted once from the component's `list-tools`.
+#[derive(Debug, Clone, Default)]
+pub struct Catalogue {
+    tools: Vec<Tool>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Catalogue {
+    /// Converts the component's tool records.
+    ///
+    /// # Errors
+    ///
+    /// A schema or annotations field that is not a JSON object, or a duplicate name: a
+    /// component bug worth failing start-up for.
+    pub fn from_specs(specs: Vec<ListedTool>) -> anyhow::Result<Catalogue> {
+        let tools = specs
+            .iter()
+            .map(|spec| {
+                to_tool(spec).with_context(|| {
+                    format!("the component listed an invalid tool {:?}", spec.name)
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Catalogue::from_tools(tools)
+    }
+
+    /// A catalogue of `tools` (a cached listing's).
+    ///
+    /// # Errors
+    ///
+    /// A duplicate name.
+    pub fn from_tools(tools: Vec<Tool>) -> anyhow::Result<Catalogue> {
+        let mut by_name = HashMap::with_capacity(tools.len());
+        for (i, tool) in tools.iter().enumerate() {
+            anyhow::ensure!(
+                by_name.insert(tool.name.to_string(), i).is_none(),
+                "the component listed tool {:?} twice",
+                tool.name
+            );
+        }
+        Ok(Catalogue { tools, by_name })
+    }
+
+    /// All tools, in the component's order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// One tool by name.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// Whether `name` may change upstream state: listed without `readOnlyHint: true`.
+    pub fn is_write(&self, name: &str) -> bool {
+        self.get(name)
+            .is_some_and(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
+    }
+}
+
+fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
+    let object = |field: &str, text: &str| -> anyhow::Result<JsonObject> {
+        match serde_json::from_str(text).with_context(|| format!("{field} is not JSON"))? {
+            Value::Object(map) => Ok(map),
+            _ => anyhow::bail!("{field} is not a JSON object"),
+        }
+    };
+    let input = object("input-schema", &spec.input_schema)?;
+    let output = object("output-schema", &spec.output_schema)?;
+    let annotations: ToolAnnotations =
+        serde_json::from_value(Value::Object(object("annotations", &spec.annotations)?))
+            .context("annotations are not MCP tool annotations")?;
+    let mut tool = Tool::new(spec.name.clone(), spec.description.clone(), Arc::new(input))
+        .with_raw_output_schema(Arc::new(output))
+        .with_annotations(annotations);
+    if !spec.title.is_empty() {
+        tool = tool.with_title(spec.title.clone());
+    }
+    Ok(tool)
+}
+
+/// Where the server finds its catalogue: the one listed at start-up (possibly still being read
+/// from the listing cache, [`CatalogueSlot::pending`]), replaced by a later listing
+/// ([`CatalogueSlot::replace`]).
+#[derive(Debug, Clone)]
+pub struct CatalogueSlot {
+    start_up: Arc<OnceLock<Arc<Catalogue>>>,
+    listed: tokio::sync::watch::Receiver<bool>,
+    replaced: Arc<RwLock<Option<Arc<Catalogue>>>>,
+}
+
+impl CatalogueSlot {
+    /// A slot holding `catalogue`.
+    pub fn ready(catalogue: Arc<Catalogue>) -> CatalogueSlot {
+        let (_sender, listed) = tokio::sync::watch::channel(true);
+        CatalogueSlot {
+            start_up: Arc::new(OnceLock::from(catalogue)),
+            listed,
+            replaced: Arc::default(),
+        }
+    }
+
+    /// A slot filled by `listing` once it finishes (run as a task of its own); until then
+    /// [`get`](CatalogueSlot::get) waits for it.
+    pub fn pending(listing: impl Future<Output = Catalogue> + Send + 'static) -> CatalogueSlot {
+        let (sender, listed) = tokio::sync::watch::channel(false);
+        let start_up = Arc::new(OnceLock::new());
+        let filled = Arc::clone(&start_up);
+        tokio::spawn(async move {
+            let _ = filled.set(Arc::new(listing.await));
+            let _ = sender.send(true);
+        });
+        CatalogueSlot {
+            start_up,
+            listed,
+            replaced: Arc::default(),
+        }
+    }
+
+    /// The catalogue, once the start-up listing is there.
+    pub async fn get(&self) -> Arc<Catalogue> {
+        let mut listed = self.listed.clone();
+        // An error means the listing task ended without a catalogue: `now` then has none.
+        let _ = listed.wait_for(|done| *done).await;
+        self.now()
+    }
+
+    /// The catalogue as it is now: empty while the start-up listing is still being read (for
+    /// callers that cannot wait; the server's request handlers use [`get`](CatalogueSlot::get)).
+    pub fn now(&self) -> Arc<Catalogue> {
+        let replaced = self
+            .replaced
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        replaced
+            .or_else(|| self.start_up.get().cloned())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the catalogue with a later listing.
+    pub fn replace(&self, catalogue: Catalogue) {
+        *self
+            .replaced
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(catalogue));
+    }
+}
