@@ -216,6 +216,34 @@ pub async fn run(root: &Path, plan: Plan) -> anyhow::Result<BridgeResult> {
 }
 
 /// The report section.
+/// The targets-table rows: per schema mode, the call checked against the recursive definition
+/// no slower than the small tool (medians of the overhead over each call's paired floor).
+pub fn targets(out: &mut String, r: &BridgeResult) {
+    use std::fmt::Write as _;
+    let overhead = |m: &ModeResult, tool: &str| {
+        m.rows
+            .iter()
+            .find(|row| row.tool == tool)
+            .map(|row| row.overhead.median_ms)
+    };
+    for m in &r.modes {
+        let (Some(small), Some(recursive)) = (
+            overhead(m, ROWS[0].0),
+            overhead(m, "moviepilot_api subscription.list"),
+        ) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "| MoviePilot bridge, `{}` schema: `moviepilot_api subscription.list` (arguments checked against the recursive `JsonData-Input`) no slower than the small tool `search_media` (overhead over the paired floor, medians) | {} vs {} | {} |",
+            m.mode,
+            crate::cells::ms(recursive),
+            crate::cells::ms(small),
+            crate::cells::verdict(recursive <= small)
+        );
+    }
+}
+
 pub fn render(r: &BridgeResult, plan: Plan) -> String {
     let mut out = String::new();
     out.push_str("\n## MoviePilot bridge: one upstream round trip per call\n\n");

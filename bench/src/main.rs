@@ -94,6 +94,9 @@ fn main() -> anyhow::Result<()> {
         let load_before = machine::load_average();
         let bridge = runtime.block_on(bridge::run(&root, plan))?;
         print!("{}", bridge::render(&bridge, plan));
+        let mut verdicts = String::from("\n| target | measured | verdict |\n|---|---|---|\n");
+        bridge::targets(&mut verdicts, &bridge);
+        print!("{verdicts}");
         println!(
             "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
             machine::load_average()
@@ -133,7 +136,7 @@ fn main() -> anyhow::Result<()> {
     };
     let micro = micro::read_criterion(&root.join("target/criterion"));
     let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
-    let mut text = report::render(&results, &over_http, &micro, plan, &notes);
+    let mut text = report::render(&results, &over_http, bridge.as_ref(), &micro, plan, &notes);
     text.push_str(&http::render(&over_http, plan));
     if let Some(bridge) = &bridge {
         text.push_str(&bridge::render(bridge, plan));

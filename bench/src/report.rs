@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::big::{BIG_BODY_BYTES, BODY_CAP_BYTES};
+use crate::bridge::BridgeResult;
 use crate::cells::{label, ms, verdict};
 use crate::http::HttpResult;
 use crate::measure::{IN_FLIGHT, Results, ServerResult};
@@ -185,7 +186,12 @@ fn python_upstream_rate(r: &ServerResult, k: usize) -> Option<f64> {
         .map(|(_, v)| *v)
 }
 
-fn targets(out: &mut String, results: &Results, over_http: &[HttpResult]) {
+fn targets(
+    out: &mut String,
+    results: &Results,
+    over_http: &[HttpResult],
+    bridge: Option<&BridgeResult>,
+) {
     let floor = results.server("floor");
     let ours = results.server("ours");
     let python = results.server("python");
@@ -265,6 +271,9 @@ fn targets(out: &mut String, results: &Results, over_http: &[HttpResult]) {
     ahead_of_peers(out, results);
     ahead_under_python_client(out, &results.python_client);
     crate::http::targets(out, over_http);
+    if let Some(bridge) = bridge {
+        crate::bridge::targets(out, bridge);
+    }
     let _ = writeln!(
         out,
         "| `target/media_mcp.wasm` ≤ 1 MiB (1,048,576 bytes; the test's budget is 1.0625 MiB) | {} bytes | {} |",
@@ -316,6 +325,7 @@ fn summary_cells(s: Option<Summary>) -> String {
 pub fn render(
     results: &Results,
     over_http: &[HttpResult],
+    bridge: Option<&BridgeResult>,
     micro: &[Micro],
     plan: Plan,
     notes: &str,
@@ -339,7 +349,7 @@ pub fn render(
         let _ = writeln!(out, "| {k} | {v} |");
     }
     out.push('\n');
-    targets(&mut out, results, over_http);
+    targets(&mut out, results, over_http, bridge);
 
     let floor = results.server("floor");
     let _ = writeln!(
