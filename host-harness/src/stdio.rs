@@ -31,6 +31,7 @@ use tokio::sync::mpsc;
 
 mod in_flight;
 mod message;
+mod process;
 
 pub use message::MAX_MESSAGE_VALUES;
 
@@ -52,7 +53,8 @@ pub(crate) async fn serve_stdio<S: ServerHandler>(
     cancellations: Cancellations,
 ) -> anyhow::Result<()> {
     let in_flight = InFlight(cancellations);
-    serve_with(handler, in_flight, tokio::io::stdin(), tokio::io::stdout()).await
+    let (input, output, _restore) = process::process_stdio();
+    serve_with(handler, in_flight, input, output).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).

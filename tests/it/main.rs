@@ -41,5 +41,6 @@ mod moviepilot_versions;
 mod policy;
 mod selection;
 mod soak;
+mod stdio_kinds;
 mod support;
 mod upstream;
