@@ -5,20 +5,79 @@
 #                               the plugin world;
 #   target/media_mcp_http.wasm  the HTTP transport plugged with the plugin (exports
 #                               wasi:http/incoming-handler), for wasmtime serve, wasmCloud, Spin.
-# The composition is made by media-mcp-compose (compose/, its own workspace) (the wac-graph library, what
-# `wac plug` does), so nothing beyond the Rust toolchain is installed.
+# Each guest is linked as a core module (wasm-component-ld's `--skip-wit-component`), shrunk by
+# Binaryen's `wasm-opt -Oz` (the npm package pinned in scripts/wasm-opt/, installed into
+# target/wasm-opt), then made a component by media-mcp-compose (compose/, its own workspace: the
+# wit-component library, what wasm-component-ld does after linking). The same tool plugs the
+# components together (the wac-graph library, what `wac plug` does). The components are in
+# target/wasm32-wasip2/wasm/component/.
+#
+# Without node/npm the modules go unoptimized, with a warning on stderr; with
+# MEDIA_MCP_REQUIRE_WASM_OPT=1 (CI) that is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || rustup target add wasm32-wasip2
-cargo build --locked -p media-mcp -p media-mcp-transport -p media-mcp-no-cache --target wasm32-wasip2 --profile wasm
-cp target/wasm32-wasip2/wasm/media_mcp.wasm target/media_mcp.wasm
-echo "component: target/media_mcp.wasm ($(wc -c < target/media_mcp.wasm) bytes)" >&2
+
+out=target/wasm32-wasip2/wasm
+mkdir -p "$out/component"
+
+# Core modules: `cargo rustc` passes the linker flag to the one crate it builds, and
+# `--crate-type cdylib` leaves out the rlib the native tests use.
+for package in media-mcp media-mcp-transport media-mcp-no-cache; do
+  cargo rustc --locked -p "$package" --lib --crate-type cdylib --target wasm32-wasip2 \
+    --profile wasm -- -C link-arg=--skip-wit-component
+done
+
+# wasm-opt, installed with `npm ci` when the lock file changed since the last install.
+wasm_opt=target/wasm-opt/node_modules/.bin/wasm-opt
+install_wasm_opt() {
+  command -v npm >/dev/null && command -v node >/dev/null || return 1
+  if [ -x "$wasm_opt" ] && cmp -s scripts/wasm-opt/package-lock.json target/wasm-opt/package-lock.json; then
+    return 0
+  fi
+  mkdir -p target/wasm-opt
+  cp scripts/wasm-opt/package.json scripts/wasm-opt/package-lock.json target/wasm-opt/
+  npm ci --prefix target/wasm-opt --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+}
+if ! install_wasm_opt; then
+  if [ "${MEDIA_MCP_REQUIRE_WASM_OPT:-}" = 1 ]; then
+    echo "error: wasm-opt is required (MEDIA_MCP_REQUIRE_WASM_OPT=1) but node/npm are missing or npm ci failed" >&2
+    exit 1
+  fi
+  wasm_opt=
+  cat >&2 <<'EOF'
+************************************************************************************
+WARNING: wasm-opt SKIPPED (node/npm missing or `npm ci` in target/wasm-opt failed):
+the components are built from unoptimized core modules and are larger than shipped
+(the plugin by about a quarter; tests/it/component.rs's transport budget fails).
+Install node and npm and build again.
+************************************************************************************
+EOF
+fi
+
+# -Oz for size; the features are the wasm32-wasip2 target's (`rustc --print cfg`), so
+# wasm-opt accepts what rustc emitted and emits nothing a host of the target lacks. Binaryen
+# keeps custom sections it does not know (the component-type ones media-mcp-compose reads; it
+# fails when they are missing); without -g it writes no names section.
+wasm_opt_flags=(-Oz --enable-bulk-memory --enable-multivalue --enable-mutable-globals
+  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext)
+
 compose() {
   cargo run --quiet --locked --release --manifest-path compose/Cargo.toml --target-dir target/compose -- "$@"
 }
+
+for name in media_mcp media_mcp_transport media_mcp_no_cache; do
+  core="$out/$name.wasm"
+  if [ -n "$wasm_opt" ]; then
+    "$wasm_opt" "${wasm_opt_flags[@]}" "$core" -o "$out/$name.opt.wasm"
+    core="$out/$name.opt.wasm"
+  fi
+  compose component "$core" "$out/component/$name.wasm"
+done
+cp "$out/component/media_mcp.wasm" target/media_mcp.wasm
+echo "component: target/media_mcp.wasm ($(wc -c < target/media_mcp.wasm) bytes)" >&2
 # wasi:http hosts have no media-mcp:plugin/host-cache: the plugin gets one that keeps nothing
 # (so every call discovers MoviePilot's catalogue again), then goes into the transport.
-compose target/media_mcp.wasm target/wasm32-wasip2/wasm/media_mcp_no_cache.wasm \
-  target/wasm32-wasip2/wasm/media_mcp_uncached.wasm
-compose target/wasm32-wasip2/wasm/media_mcp_transport.wasm \
-  target/wasm32-wasip2/wasm/media_mcp_uncached.wasm target/media_mcp_http.wasm
+compose plug target/media_mcp.wasm "$out/component/media_mcp_no_cache.wasm" "$out/component/media_mcp_uncached.wasm"
+compose plug "$out/component/media_mcp_transport.wasm" "$out/component/media_mcp_uncached.wasm" \
+  target/media_mcp_http.wasm

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = {
     "plugin": ROOT / "target" / "media_mcp.wasm",
-    "transport": ROOT / "target" / "wasm32-wasip2" / "wasm" / "media_mcp_transport.wasm",
+    "transport": ROOT / "target" / "wasm32-wasip2" / "wasm" / "component" / "media_mcp_transport.wasm",
     "http": ROOT / "target" / "media_mcp_http.wasm",
 }
 FIGURE = re.compile(r"(<!-- size:(\w+) -->)([^<]*)(<!-- /size -->)")

@@ -1,52 +1,51 @@
-//! `media-mcp-compose SOCKET PLUG OUT`: what `wac plug SOCKET --plug PLUG -o OUT` does, with
-//! the `wac-graph` library so a fresh clone needs no extra install. Every import of SOCKET
-//! that PLUG exports is satisfied by an instance of PLUG; SOCKET's exports are re-exported;
-//! the remaining imports of both become the composition's imports.
+//! `media-mcp-compose`, the build tool behind `scripts/build-component.sh`, with the
+//! wasm-tools libraries so a fresh clone needs no extra install:
 //!
-//! `scripts/build-component.sh` runs it with the transport as the socket and the plugin as the
-//! plug, making `target/media_mcp_http.wasm`.
+//! * `media-mcp-compose component CORE OUT`: what wasm-component-ld does after linking (the
+//!   `wit-component` library): makes a component of a core module from the `component-type`
+//!   custom sections wit-bindgen embedded. The build links core modules and runs Binaryen's
+//!   `wasm-opt` on them first, which the linker's own componentization leaves no room for.
+//! * `media-mcp-compose plug SOCKET PLUG OUT`: what `wac plug SOCKET --plug PLUG -o OUT` does
+//!   (the `wac-graph` library). `scripts/build-component.sh` runs it with the transport as the
+//!   socket and the plugin as the plug, making `target/media_mcp_http.wasm`.
+
+mod component;
+mod plug;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use wac_graph::types::Package;
-use wac_graph::{CompositionGraph, EncodeOptions};
+const USAGE: &str = "usage: media-mcp-compose component CORE.wasm OUT.wasm\n       \
+                     media-mcp-compose plug SOCKET.wasm PLUG.wasm OUT.wasm";
 
 fn main() -> ExitCode {
-    let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let [socket, plug, out] = args.as_slice() else {
-        eprintln!("usage: media-mcp-compose SOCKET.wasm PLUG.wasm OUT.wasm");
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let Some((command, paths)) = args.split_first() else {
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    match compose(socket, plug, out) {
-        Ok(bytes) => {
+    let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    let result = match (command.to_str(), paths.as_slice()) {
+        (Some("component"), [core, out]) => component::encode(core, out).map(|(from, to)| {
+            eprintln!(
+                "component: {} ({to} bytes) from the core module {} ({from} bytes)",
+                out.display(),
+                core.display()
+            );
+        }),
+        (Some("plug"), [socket, plug, out]) => plug::compose(socket, plug, out).map(|bytes| {
             eprintln!("composed: {} ({bytes} bytes)", out.display());
-            ExitCode::SUCCESS
+        }),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
         }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("media-mcp-compose: {e:#}");
             ExitCode::FAILURE
         }
     }
-}
-
-fn compose(socket: &PathBuf, plug: &PathBuf, out: &PathBuf) -> anyhow::Result<usize> {
-    let mut graph = CompositionGraph::new();
-    let load = |graph: &mut CompositionGraph, name: &str, path: &PathBuf| {
-        let package = Package::from_file(name, None, path, graph.types_mut())
-            .with_context(|| format!("reading {}", path.display()))?;
-        graph
-            .register_package(package)
-            .with_context(|| format!("registering {}", path.display()))
-    };
-    let socket_id = load(&mut graph, "media-mcp:socket", socket)?;
-    let plug_id = load(&mut graph, "media-mcp:plug", plug)?;
-    wac_graph::plug(&mut graph, vec![plug_id], socket_id)
-        .with_context(|| format!("plugging {} into {}", plug.display(), socket.display()))?;
-    let bytes = graph
-        .encode(EncodeOptions::default())
-        .context("encoding the composition")?;
-    std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
-    Ok(bytes.len())
 }
