@@ -268,6 +268,16 @@ struct Changes {
 
 impl Shared {
     /// The tools listed now.
+    /// Whether tool `name` is listed now, without building any schema (`moviepilot_api`'s
+    /// generated one is about 0.5 MB).
+    fn lists(&self, name: &str) -> bool {
+        let known = match self.settings.version {
+            Version::Documented => tools::catalogue().iter().any(|t| t.name == name),
+            Version::V2_9_15 => recorded::tools().iter().any(|(n, _, _)| *n == name),
+        };
+        known && !lock(&self.changes).removed.iter().any(|r| r == name)
+    }
+
     fn catalogue(&self) -> Vec<tools::FakeTool> {
         let changes = lock(&self.changes);
         let generated = self.settings.api_operations;
@@ -618,25 +628,26 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
             {
                 tokio::time::sleep(shared.settings.torrent_search_delay).await;
             }
-            let listed = shared.catalogue().into_iter().find(|t| t.name == name);
+            let listed = shared.lists(name);
             if shared.settings.version == Version::V2_9_15 {
                 let hidden = tools::HIDDEN.contains(&name);
                 return ok(recorded::call(
                     shared.settings.state,
                     name,
                     &args,
-                    listed.is_some(),
+                    listed,
                     hidden,
                 ));
             }
-            let changed = lock(&shared.changes).schemas.contains_key(name);
-            let (text, is_error) = match listed {
-                None => (format!("错误: 工具 '{name}' 未找到"), true),
-                Some(t) if changed && tools::missing_required(&t.schema, &args).is_some() => {
-                    let field = tools::missing_required(&t.schema, &args).unwrap_or_default();
-                    (tools::invalid_input(field, &t.schema), false)
-                }
-                _ => tools::call(&mut lock(&shared.state), name, &args),
+            // A changed schema is the one the tool is listed with; it is the only one checked.
+            let changed = lock(&shared.changes).schemas.get(name).cloned();
+            let missing = changed
+                .as_ref()
+                .and_then(|schema| tools::missing_required(schema, &args).map(|f| (f, schema)));
+            let (text, is_error) = match (listed, missing) {
+                (false, _) => (format!("错误: 工具 '{name}' 未找到"), true),
+                (true, Some((field, schema))) => (tools::invalid_input(field, schema), false),
+                (true, None) => tools::call(&mut lock(&shared.state), name, &args),
             };
             let mut result = json!({"content": [{"type": "text", "text": text}]});
             if is_error {
