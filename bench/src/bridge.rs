@@ -146,33 +146,37 @@ async fn measure_mode(
         }
     }
     let calls = (plan.calls / 2).max(1);
-    let mut rows = Vec::new();
-    for tool in tools {
-        fake.clear_requests();
-        let mut times = Vec::with_capacity(calls);
-        let mut floors = Vec::with_capacity(calls);
-        let mut overheads = Vec::with_capacity(calls);
-        for _ in 0..calls {
+    // The rows take turns call by call, so a busy spell of the machine lands on all of them.
+    let mut times = vec![Vec::with_capacity(calls); tools.len()];
+    let mut floors = vec![Vec::with_capacity(calls); tools.len()];
+    let mut overheads = vec![Vec::with_capacity(calls); tools.len()];
+    let mut requests = vec![0usize; tools.len()];
+    for _ in 0..calls {
+        for (row, tool) in tools.iter().enumerate() {
             let started = Instant::now();
             floor_post(fake.addr(), fake.key(), tool).await?;
             let floor = started.elapsed();
+            fake.clear_requests();
             let started = Instant::now();
             call_ok(&client, tool).await?;
             let call = started.elapsed();
-            overheads.push((call.as_secs_f64() - floor.as_secs_f64()) * 1000.0);
-            times.push(call);
-            floors.push(floor);
+            requests[row] += fake.request_counts().values().sum::<usize>();
+            overheads[row].push((call.as_secs_f64() - floor.as_secs_f64()) * 1000.0);
+            times[row].push(call);
+            floors[row].push(floor);
         }
-        let requests: usize = fake.request_counts().values().sum();
-        rows.push(ToolRow {
-            tool,
-            latency: Summary::of(&times),
-            floor: Summary::of(&floors),
-            overhead: Summary::of_ms(overheads),
-            // The floor's own POSTs reached the fake too.
-            requests_per_call: (requests - calls) as f64 / calls as f64,
-        });
     }
+    let rows = tools
+        .iter()
+        .enumerate()
+        .map(|(row, tool)| ToolRow {
+            tool,
+            latency: Summary::of(&times[row]),
+            floor: Summary::of(&floors[row]),
+            overhead: Summary::of_ms(std::mem::take(&mut overheads[row])),
+            requests_per_call: requests[row] as f64 / calls as f64,
+        })
+        .collect();
     client.shutdown().await;
     Ok(ModeResult {
         mode,
@@ -215,7 +219,6 @@ pub async fn run(root: &Path, plan: Plan) -> anyhow::Result<BridgeResult> {
     })
 }
 
-/// The report section.
 /// The targets-table rows: per schema mode, the call checked against the recursive definition
 /// no slower than the small tool (medians of the overhead over each call's paired floor).
 pub fn targets(out: &mut String, r: &BridgeResult) {
@@ -244,13 +247,15 @@ pub fn targets(out: &mut String, r: &BridgeResult) {
     }
 }
 
+/// The report section.
 pub fn render(r: &BridgeResult, plan: Plan) -> String {
     let mut out = String::new();
     out.push_str("\n## MoviePilot bridge: one upstream round trip per call\n\n");
     out.push_str(&format!(
         "`host-harness serve` against the fake MoviePilot, whose `moviepilot_api` schema is \
          generated: {} operations, {} bytes of full schema. After warm-up (listing, one call \
-         of each tool), {} sequential calls per row, each paired with a native floor: the same \
+         of each tool), {} sequential calls per row, the rows taking turns call by call, each \
+         paired with a native floor: the same \
          `tools/call` POST sent by a native hyper client to the same fake on a fresh \
          connection. *Requests/call* counts what the fake received per measured call (the \
          floor's own POSTs excluded). Target: overhead over the floor ≤ 5 ms whatever the \
