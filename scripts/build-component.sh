@@ -65,19 +65,35 @@ wasm_opt_flags=(-Oz --enable-bulk-memory --enable-multivalue --enable-mutable-gl
 compose() {
   cargo run --quiet --locked --release --manifest-path compose/Cargo.toml --target-dir target/compose -- "$@"
 }
+cargo build --quiet --locked --release --manifest-path compose/Cargo.toml --target-dir target/compose
+compose_tool=target/compose/release/media-mcp-compose
+
+# Whether $1 exists and is newer than each later argument (this script and the compose tool
+# always count): an unchanged module is not optimized, wrapped or copied again, so the
+# artifacts keep their modification times and the harness's cached listings stay valid.
+fresh() {
+  local out=$1 input
+  shift
+  for input in "$@" "$0" "$compose_tool"; do
+    [ "$out" -nt "$input" ] || return 1
+  done
+}
 
 for name in media_mcp media_mcp_transport media_mcp_no_cache; do
   core="$out/$name.wasm"
   if [ -n "$wasm_opt" ]; then
-    "$wasm_opt" "${wasm_opt_flags[@]}" "$core" -o "$out/$name.opt.wasm"
+    fresh "$out/$name.opt.wasm" "$core" scripts/wasm-opt/package-lock.json || "$wasm_opt" "${wasm_opt_flags[@]}" "$core" -o "$out/$name.opt.wasm"
     core="$out/$name.opt.wasm"
   fi
-  compose component "$core" "$out/component/$name.wasm"
+  fresh "$out/component/$name.wasm" "$core" || compose component "$core" "$out/component/$name.wasm"
 done
-cp "$out/component/media_mcp.wasm" target/media_mcp.wasm
+cmp -s "$out/component/media_mcp.wasm" target/media_mcp.wasm || cp "$out/component/media_mcp.wasm" target/media_mcp.wasm
 echo "component: target/media_mcp.wasm ($(wc -c < target/media_mcp.wasm) bytes)" >&2
 # wasi:http hosts have no media-mcp:plugin/host-cache: the plugin gets one that keeps nothing
 # (so every call discovers MoviePilot's catalogue again), then goes into the transport.
-compose plug target/media_mcp.wasm "$out/component/media_mcp_no_cache.wasm" "$out/component/media_mcp_uncached.wasm"
-compose plug "$out/component/media_mcp_transport.wasm" "$out/component/media_mcp_uncached.wasm" \
-  target/media_mcp_http.wasm
+uncached="$out/component/media_mcp_uncached.wasm"
+fresh "$uncached" target/media_mcp.wasm "$out/component/media_mcp_no_cache.wasm" ||
+  compose plug target/media_mcp.wasm "$out/component/media_mcp_no_cache.wasm" "$uncached"
+fresh target/media_mcp_http.wasm "$out/component/media_mcp_transport.wasm" "$uncached" ||
+  compose plug "$out/component/media_mcp_transport.wasm" "$uncached" target/media_mcp_http.wasm
+echo "component: target/media_mcp_http.wasm ($(wc -c < target/media_mcp_http.wasm) bytes)" >&2
