@@ -8,10 +8,11 @@
 //! [`Restore`] puts each descriptor's flags back when it is dropped.
 
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
 use rustix::fs::{FileType, OFlags};
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::unix::pipe;
 
 /// Stdin as a byte stream.
 pub(super) type Input = Box<dyn AsyncRead + Unpin + Send>;
@@ -20,82 +21,57 @@ pub(super) type Output = Box<dyn AsyncWrite + Unpin + Send>;
 
 /// The flags stdin's and stdout's open files had before they were made non-blocking, put back
 /// on drop.
-pub(super) struct Restore(Vec<(OwnedFd, OFlags)>);
+pub(super) struct Restore {
+    stdin: Option<OFlags>,
+    stdout: Option<OFlags>,
+}
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        for (fd, flags) in &self.0 {
-            let _ = rustix::fs::fcntl_setfl(fd, *flags);
+        if let Some(flags) = self.stdin {
+            let _ = rustix::fs::fcntl_setfl(io::stdin(), flags);
+        }
+        if let Some(flags) = self.stdout {
+            let _ = rustix::fs::fcntl_setfl(io::stdout(), flags);
         }
     }
 }
 
 /// Stdin and stdout, and what puts their flags back. Must be called within the tokio runtime
-/// (the streams register with its reactor).
+/// (the streams register with its reactor). tokio refuses a pipe opened for the wrong
+/// direction; that side then keeps tokio's stream too.
 pub(super) fn process_stdio() -> (Input, Output, Restore) {
-    let mut restore = Vec::new();
-    let input: Input = match driven(io::stdin().as_fd(), &mut restore, Side::Read) {
-        Some(Driven::Pipe(fd)) => pipe_reader(fd),
-        Some(Driven::Socket(fd)) => socket(fd).map(|s| Box::new(s) as Input),
+    let (stdin, stdout) = (io::stdin(), io::stdout());
+    let restore = Restore {
+        stdin: rustix::fs::fcntl_getfl(&stdin).ok(),
+        stdout: rustix::fs::fcntl_getfl(&stdout).ok(),
+    };
+    let input: Input = match driven(stdin.as_fd()) {
+        Some((FileType::Fifo, fd)) => pipe::Receiver::from_owned_fd(fd)
+            .ok()
+            .map(|p| Box::new(p) as Input),
+        Some((_, fd)) => socket(fd).map(|s| Box::new(s) as Input),
         None => None,
     }
     .unwrap_or_else(|| Box::new(tokio::io::stdin()));
-    let output: Output = match driven(io::stdout().as_fd(), &mut restore, Side::Write) {
-        Some(Driven::Pipe(fd)) => pipe_writer(fd),
-        Some(Driven::Socket(fd)) => socket(fd).map(|s| Box::new(s) as Output),
+    let output: Output = match driven(stdout.as_fd()) {
+        Some((FileType::Fifo, fd)) => pipe::Sender::from_owned_fd(fd)
+            .ok()
+            .map(|p| Box::new(p) as Output),
+        Some((_, fd)) => socket(fd).map(|s| Box::new(s) as Output),
         None => None,
     }
     .unwrap_or_else(|| Box::new(tokio::io::stdout()));
-    (input, output, Restore(restore))
+    (input, output, restore)
 }
 
-#[derive(Clone, Copy)]
-enum Side {
-    Read,
-    Write,
-}
-
-/// A descriptor the reactor can drive: a copy of it, with its flags noted in `restore`.
-enum Driven {
-    Pipe(OwnedFd),
-    Socket(OwnedFd),
-}
-
-fn driven(
-    fd: std::os::fd::BorrowedFd<'_>,
-    restore: &mut Vec<(OwnedFd, OFlags)>,
-    side: Side,
-) -> Option<Driven> {
+/// A copy of `fd` when it is a pipe or a socket, which the reactor can drive, with its type.
+fn driven(fd: BorrowedFd<'_>) -> Option<(FileType, OwnedFd)> {
     let kind = FileType::from_raw_mode(rustix::fs::fstat(fd).ok()?.st_mode);
     if !matches!(kind, FileType::Fifo | FileType::Socket) {
         return None;
     }
-    let flags = rustix::fs::fcntl_getfl(fd).ok()?;
-    let access = flags & OFlags::ACCMODE;
-    let usable = match side {
-        Side::Read => access != OFlags::WRONLY,
-        Side::Write => access != OFlags::RDONLY,
-    };
-    if !usable {
-        return None;
-    }
-    let copy = fd.try_clone_to_owned().ok()?;
-    restore.push((fd.try_clone_to_owned().ok()?, flags));
-    Some(if kind == FileType::Fifo {
-        Driven::Pipe(copy)
-    } else {
-        Driven::Socket(copy)
-    })
-}
-
-fn pipe_reader(fd: OwnedFd) -> Option<Input> {
-    let pipe = tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()?;
-    Some(Box::new(pipe))
-}
-
-fn pipe_writer(fd: OwnedFd) -> Option<Output> {
-    let pipe = tokio::net::unix::pipe::Sender::from_owned_fd(fd).ok()?;
-    Some(Box::new(pipe))
+    Some((kind, fd.try_clone_to_owned().ok()?))
 }
 
 /// A stream socket (a socket pair, as Node's `child_process` makes) for either side.
