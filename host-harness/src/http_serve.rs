@@ -57,6 +57,13 @@ type HttpResponse = hyper::Response<BoxBody<Bytes, Infallible>>;
 /// to finish what it was sending before it is dropped.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
+/// How long a connection keeps serving once shutdown began. A balancer may already be sending
+/// a request on a kept-alive connection when the listener closes; closing the connection then
+/// would lose that request (the balancer cannot tell whether a POST ran, so it does not retry).
+/// Requests in this window are answered with `Connection: close`, which ends the connection
+/// after the answer; a connection still open after it finishes what it has and closes.
+const DRAIN_GRACE: Duration = Duration::from_secs(1);
+
 /// The longest pause between two attempts to accept after `accept` failed.
 const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
@@ -160,11 +167,19 @@ pub async fn serve(
         );
         connections.spawn(async move {
             let connection = place.connection.clone();
+            let draining = stopping.clone();
             let service = hyper::service::service_fn(move |request| {
                 let (gateway, slots, admission) = (gateway.clone(), slots.clone(), admission.clone());
                 let busy = connection.busy();
+                let draining = draining.clone();
                 async move {
-                    let answer = answer(&gateway, &admission, &slots, options, request).await;
+                    let mut answer = answer(&gateway, &admission, &slots, options, request).await;
+                    if *draining.borrow() {
+                        answer.headers_mut().insert(
+                            hyper::header::CONNECTION,
+                            hyper::header::HeaderValue::from_static("close"),
+                        );
+                    }
                     Ok::<_, std::convert::Infallible>(
                         answer.map(|body| Guarded { body, _busy: busy }),
                     )
@@ -184,6 +199,9 @@ pub async fn serve(
                 tokio::select! {
                     result = served.as_mut() => break result,
                     _ = stopping.changed() => {
+                        if let Ok(result) = tokio::time::timeout(DRAIN_GRACE, served.as_mut()).await {
+                            break result;
+                        }
                         served.as_mut().graceful_shutdown();
                         break served.as_mut().await;
                     }
