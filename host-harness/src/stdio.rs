@@ -1,10 +1,12 @@
-//! MCP over stdin/stdout, one JSON-RPC message per line, with rmcp behind a thin line filter.
+//! MCP over stdin/stdout, one JSON-RPC message per line, with rmcp served through a filtering
+//! transport of our own (`stdio/transport.rs`) instead of its line transport.
 //!
-//! Why the filter: rmcp 3.11 silently drops a line that is not JSON (rust-sdk #938, to avoid
-//! error storms), while the JSON-RPC 2.0 specification (its "Response object") asks for a `-32700 Parse error` answer with `id: null`.
-//! The filter answers such lines itself and forwards everything else unchanged; rmcp still
-//! answers well-formed JSON that is not a valid message with `-32600`. Output from rmcp and from
-//! the filter is interleaved only at line boundaries, so stdout stays one message per line.
+//! Why the filter: rmcp 3.11's line transport silently drops a line that is not JSON (rust-sdk
+//! #938, to avoid error storms), while the JSON-RPC 2.0 specification (its "Response object")
+//! asks for a `-32700 Parse error` answer with `id: null`. The filter answers such lines itself,
+//! and well-formed JSON that is not a valid message with `-32600`; everything else reaches rmcp
+//! as the message it parsed, without a second parse. Answers from rmcp and from the filter go
+//! out through one writer, whole lines at a time, so stdout stays one message per line.
 //!
 //! The filter also
 //!
@@ -21,7 +23,7 @@
 //!   run both and drop one answer; see `stdio/in_flight.rs`);
 //! * applies `notifications/cancelled` itself: the server stops the call and its answer is
 //!   dropped (see `stdio/in_flight.rs`);
-//! * gives rmcp's `-32600` answers the `"id": null` member JSON-RPC requires.
+//! * gives an error answer without an id the `"id": null` member JSON-RPC requires.
 
 use rmcp::ServiceExt as _;
 use rmcp::handler::server::ServerHandler;
@@ -32,15 +34,13 @@ use tokio::sync::mpsc;
 mod in_flight;
 mod message;
 mod process;
+mod transport;
 
 pub use message::MAX_MESSAGE_VALUES;
 
 use crate::cancel::Cancellations;
-use in_flight::{Admit, InFlight};
-use message::{Duplicate, Refusal};
-
-/// Pipe capacity between the filter and rmcp.
-const PIPE_BYTES: usize = 256 * 1024;
+use in_flight::InFlight;
+use message::Duplicate;
 
 /// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
 /// cancels fires its signal in `cancellations` (the handler's, so that its call stops).
@@ -82,24 +82,17 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (filter_out, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
-    let (rmcp_out, writer_in) = tokio::io::duplex(PIPE_BYTES);
-    let (errors_tx, errors_rx) = mpsc::unbounded_channel();
-    let filter = tokio::spawn(filter_input(
-        input,
-        filter_out,
-        errors_tx,
-        in_flight.clone(),
-    ));
-    let writer = tokio::spawn(write_output(writer_in, errors_rx, output, in_flight));
+    let (lines, to_write) = mpsc::unbounded_channel();
+    let writer = tokio::spawn(write_lines(to_write, output));
+    let transport = transport::Filtered::new(BufReader::new(input), lines, in_flight);
     let outcome = async {
-        let running = handler.serve((rmcp_in, rmcp_out)).await?;
+        let running = handler.serve(transport).await?;
         running.waiting().await?;
         anyhow::Ok(())
     }
     .await;
-    filter.abort();
-    // rmcp has dropped `rmcp_out`, so the writer reaches EOF once it has flushed everything.
+    // rmcp has dropped the transport and with it the last sender, so the writer stops once it
+    // has written everything.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     outcome
 }
@@ -110,15 +103,14 @@ pub(crate) fn parse_error_response(detail: &str) -> String {
         .to_string()
 }
 
-/// Longest input line (one message) that is forwarded. Longer lines are discarded while they
-/// are read (never held in memory) and answered with `-32600`. MCP clients send small messages
-/// (tool arguments, not documents); rmcp's own cap, 16 MiB, is far above this, so nothing it
-/// would drop silently reaches it.
+/// Longest input line (one message) that is read. Longer lines are discarded while they are
+/// read (never held in memory) and answered with `-32600`. MCP clients send small messages
+/// (tool arguments, not documents).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// What one input message may cost the harness at most, in MiB above its resident memory
 /// before the message: a line at [`MAX_LINE_BYTES`] with up to [`MAX_MESSAGE_VALUES`] values
-/// is held by the filter and by rmcp and parsed by both; a `tools/call` also copies its
+/// is held and parsed by the filter, and handed to rmcp as a second copy; a `tools/call` also copies its
 /// arguments into the sandbox, whose memory is the separate per-call limit.
 pub const MAX_MESSAGE_MIB: usize = 16;
 
@@ -205,7 +197,7 @@ pub(crate) fn invalid_call_params_response(message: &Value) -> Option<String> {
 /// One input line, read with a bound.
 #[derive(Debug, PartialEq, Eq)]
 enum Line {
-    /// `line` holds a whole line (without its newline).
+    /// A whole line is in [`BoundedLines::line`] (without its newline).
     Complete,
     /// The line was longer than the bound and has been skipped.
     TooLong,
@@ -213,122 +205,75 @@ enum Line {
     Eof,
 }
 
-/// Reads one line into `line` without ever holding more than `max` bytes of it (`read_until`
-/// cannot be bounded: it returns only at a newline).
-async fn read_line_bounded<R: AsyncBufRead + Unpin>(
-    reader: &mut R,
-    line: &mut Vec<u8>,
+/// Reads lines without ever holding more than `max` bytes of one (`read_until` cannot be
+/// bounded: it returns only at a newline). A read dropped before it returns loses nothing: the
+/// part of the line read so far stays here for the next call (rmcp polls its transport inside
+/// a `select!`).
+struct BoundedLines<R> {
+    reader: R,
+    line: Vec<u8>,
     max: usize,
-) -> std::io::Result<Line> {
-    line.clear();
-    let mut discarding = false;
-    loop {
-        let buf = reader.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok(match (discarding, line.is_empty()) {
-                (true, _) => Line::TooLong,
-                (false, true) => Line::Eof,
-                (false, false) => Line::Complete,
-            });
+    discarding: bool,
+    returned: bool,
+}
+
+impl<R: AsyncBufRead + Unpin> BoundedLines<R> {
+    fn new(reader: R, max: usize) -> Self {
+        Self {
+            reader,
+            line: Vec::new(),
+            max,
+            discarding: false,
+            returned: false,
         }
-        let (used, done) = match buf.iter().position(|b| *b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buf.len(), false),
-        };
-        let content = &buf[..if done { used - 1 } else { used }];
-        if !discarding {
-            if line.len() + content.len() > max {
-                discarding = true;
-                line.clear();
-                line.shrink_to(64 * 1024);
-            } else {
-                line.extend_from_slice(content);
+    }
+
+    async fn next(&mut self) -> std::io::Result<Line> {
+        if std::mem::take(&mut self.returned) {
+            self.line.clear();
+        }
+        loop {
+            let buf = self.reader.fill_buf().await?;
+            if buf.is_empty() {
+                let line = match (self.discarding, self.line.is_empty()) {
+                    (true, _) => Line::TooLong,
+                    (false, true) => Line::Eof,
+                    (false, false) => Line::Complete,
+                };
+                self.discarding = false;
+                self.returned = true;
+                return Ok(line);
             }
-        }
-        reader.consume(used);
-        if done {
-            return Ok(if discarding {
-                Line::TooLong
-            } else {
-                Line::Complete
-            });
+            let (used, done) = match buf.iter().position(|b| *b == b'\n') {
+                Some(at) => (at + 1, true),
+                None => (buf.len(), false),
+            };
+            let content = &buf[..if done { used - 1 } else { used }];
+            if !self.discarding {
+                if self.line.len() + content.len() > self.max {
+                    self.discarding = true;
+                    self.line.clear();
+                    self.line.shrink_to(64 * 1024);
+                } else {
+                    self.line.extend_from_slice(content);
+                }
+            }
+            self.reader.consume(used);
+            if done {
+                self.returned = true;
+                return Ok(if std::mem::take(&mut self.discarding) {
+                    Line::TooLong
+                } else {
+                    Line::Complete
+                });
+            }
         }
     }
 }
 
-async fn filter_input<R, W>(
-    input: R,
-    mut to_rmcp: W,
-    errors: mpsc::UnboundedSender<String>,
-    in_flight: InFlight,
-) -> std::io::Result<()>
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut reader = BufReader::new(input);
-    let mut line = Vec::new();
-    loop {
-        match read_line_bounded(&mut reader, &mut line, MAX_LINE_BYTES).await? {
-            Line::Eof => return to_rmcp.shutdown().await,
-            Line::TooLong => {
-                crate::log_debug!(
-                    "answering an input line over {MAX_LINE_BYTES} bytes with -32600"
-                );
-                let _ = errors.send(oversized_line_response());
-                continue;
-            }
-            Line::Complete => {}
-        }
-        let body = line.strip_suffix(b"\r").unwrap_or(&line);
-        if body.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let message = match message::parse(body) {
-            Err(Refusal::Syntax(error)) => {
-                crate::log_debug!("answering an unparsable input line with -32700");
-                let _ = errors.send(parse_error_response(&error.to_string()));
-                continue;
-            }
-            Err(Refusal::TooManyValues) => {
-                crate::log_debug!(
-                    "answering a message of more than {MAX_MESSAGE_VALUES} values with -32600"
-                );
-                let _ = errors.send(too_many_values_response());
-                continue;
-            }
-            Ok(parsed) => parsed,
-        };
-        if let Some(duplicate) = &message.duplicate {
-            crate::log_debug!("refusing a message with a key given twice");
-            if let Some(answer) = duplicate_key_response(&message.value, duplicate) {
-                let _ = errors.send(answer);
-            }
-            continue;
-        }
-        if let Some(answer) = invalid_call_params_response(&message.value) {
-            let _ = errors.send(answer);
-            continue;
-        }
-        match in_flight.admit(&message.value) {
-            Admit::Forward => {}
-            Admit::Refuse(answer) => {
-                crate::log_debug!("refusing a request whose id is in flight");
-                let _ = errors.send(answer);
-                continue;
-            }
-            Admit::Drop => continue,
-        }
-        drop(message);
-        to_rmcp.write_all(body).await?;
-        to_rmcp.write_all(b"\n").await?;
-        to_rmcp.flush().await?;
-    }
-}
-
-/// rmcp answers a message it cannot read with `-32600` and no `id` member; the JSON-RPC 2.0 specification
-/// requires `"id": null` then. Returns the corrected line, `None` when nothing needs changing.
-/// Only short lines are looked at: such error answers are tiny, results can be large.
+/// An error answer without an `id` member gets `"id": null`, as JSON-RPC 2.0 requires. Returns
+/// the corrected line, `None` when nothing needs changing. Only short lines are looked at: such
+/// error answers are tiny, results can be large.
 pub(crate) fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
     if line.len() > 4096 || !line.windows(8).any(|w| w == b"\"error\":") {
         return None;
@@ -339,49 +284,20 @@ pub(crate) fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     object.insert("id".into(), Value::Null);
-    let mut out = serde_json::to_vec(&message).ok()?;
-    out.push(b'\n');
-    Some(out)
+    serde_json::to_vec(&message).ok()
 }
 
-async fn write_output<R, W>(
-    from_rmcp: R,
-    mut errors: mpsc::UnboundedReceiver<String>,
+/// Writes the lines it is sent, flushing once nothing more is waiting.
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut lines: mpsc::UnboundedReceiver<Vec<u8>>,
     mut output: W,
-    in_flight: InFlight,
-) -> std::io::Result<()>
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut reader = BufReader::new(from_rmcp);
-    let mut line = Vec::new();
-    let mut errors_open = true;
-    loop {
-        tokio::select! {
-            read = reader.read_until(b'\n', &mut line) => {
-                if read? == 0 {
-                    break;
-                }
-                let body = line.strip_suffix(b"\n").unwrap_or(&line);
-                if in_flight.settle(body) {
-                    match with_null_id(body) {
-                        Some(fixed) => output.write_all(&fixed).await?,
-                        None => output.write_all(&line).await?,
-                    }
-                    output.flush().await?;
-                }
-                line.clear();
-            }
-            message = errors.recv(), if errors_open => match message {
-                Some(message) => {
-                    output.write_all(message.as_bytes()).await?;
-                    output.write_all(b"\n").await?;
-                    output.flush().await?;
-                }
-                None => errors_open = false,
-            },
+) -> std::io::Result<()> {
+    while let Some(line) = lines.recv().await {
+        output.write_all(&line).await?;
+        while let Ok(line) = lines.try_recv() {
+            output.write_all(&line).await?;
         }
+        output.flush().await?;
     }
     output.flush().await
 }

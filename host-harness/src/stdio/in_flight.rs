@@ -3,7 +3,7 @@
 //! rmcp 3.11 keys the requests it is serving by id: a second request with the id of one still
 //! being served replaces the first's entry, both run, and whichever finishes second finds no
 //! entry and its answer is dropped (`service.rs`, `local_ct_pool`). The line filter therefore
-//! records the id of every request it forwards ([`InFlight::admit`]) and the output writer
+//! records the id of every request it hands rmcp ([`InFlight::admit`]) and the transport
 //! releases it when rmcp's answer goes out ([`InFlight::settle`]); a request whose id is in
 //! flight is answered `-32600` and never reaches rmcp.
 //!
@@ -16,8 +16,7 @@
 //! asks for a cancelled request.
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
-use serde::Deserialize as _;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::cancel::Cancellations;
 
@@ -38,13 +37,9 @@ pub(crate) enum Admit {
 pub(crate) struct InFlight(pub(crate) Cancellations);
 
 impl InFlight {
-    /// Decides about one parsed message before it is forwarded, recording requests.
-    pub(crate) fn admit(&self, message: &Value) -> Admit {
-        // The very type rmcp parses, so a request is recorded exactly when rmcp registers it.
-        let Ok(parsed) = ClientJsonRpcMessage::deserialize(message) else {
-            return Admit::Forward;
-        };
-        match parsed {
+    /// Decides about one message before it is handed to rmcp, recording requests.
+    pub(crate) fn admit(&self, message: &ClientJsonRpcMessage) -> Admit {
+        match message {
             JsonRpcMessage::Request(request) => {
                 if self.0.begin(&request.id) {
                     Admit::Forward
@@ -54,9 +49,9 @@ impl InFlight {
             }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
-                    notification.notification
-                    && let Some(id) = cancelled.params.request_id
-                    && self.0.cancel(&id)
+                    &notification.notification
+                    && let Some(id) = &cancelled.params.request_id
+                    && self.0.cancel(id)
                 {
                     crate::log_debug!("request {id} cancelled by the client");
                     return Admit::Drop;
@@ -67,13 +62,10 @@ impl InFlight {
         }
     }
 
-    /// Releases the id of an answer rmcp wrote; `false` when the answer must not be written
+    /// Releases the id of an answer rmcp sends; `false` when the answer must not be written
     /// (its request was cancelled).
-    pub(crate) fn settle(&self, line: &[u8]) -> bool {
-        let Some(id) = answer_id(line) else {
-            return true;
-        };
-        self.0.end(&id) != Some(true)
+    pub(crate) fn settle(&self, id: &RequestId) -> bool {
+        self.0.end(id) != Some(true)
     }
 }
 
@@ -81,33 +73,6 @@ impl InFlight {
 pub(crate) fn id_in_use_response(id: &RequestId) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "Invalid Request: this id belongs to a request still in progress; use a new id"}})
         .to_string()
-}
-
-/// The id of an answer (`result` or `error`) rmcp wrote, `None` for other messages. rmcp
-/// writes `{"jsonrpc":"2.0","id":…,"result"|"error":…}`, so the id is read from the start of
-/// the line without parsing a large result; other layouts are parsed whole.
-fn answer_id(line: &[u8]) -> Option<RequestId> {
-    const HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
-    if let Some(rest) = line.strip_prefix(HEAD) {
-        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<RequestId>();
-        if let Some(Ok(id)) = stream.next() {
-            let after = &rest[stream.byte_offset()..];
-            return (after.starts_with(br#","result":"#) || after.starts_with(br#","error":"#))
-                .then_some(id);
-        }
-    }
-    #[derive(serde::Deserialize)]
-    struct Answer {
-        id: Option<RequestId>,
-        method: Option<serde::de::IgnoredAny>,
-    }
-    match serde_json::from_slice::<Answer>(line) {
-        Ok(Answer {
-            id: Some(id),
-            method: None,
-        }) => Some(id),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -6,17 +6,14 @@ fn read_all(input: &[u8], max: usize) -> Vec<(Line, Vec<u8>)> {
         .unwrap();
     runtime.block_on(async {
         // A tiny buffer, so lines span many fill_buf calls.
-        let mut reader = BufReader::with_capacity(3, input);
+        let mut lines = BoundedLines::new(BufReader::with_capacity(3, input), max);
         let mut out = Vec::new();
-        let mut line = Vec::new();
         loop {
-            let kind = read_line_bounded(&mut reader, &mut line, max)
-                .await
-                .unwrap();
+            let kind = lines.next().await.unwrap();
             if kind == Line::Eof {
                 return out;
             }
-            out.push((kind, line.clone()));
+            out.push((kind, lines.line.clone()));
         }
     })
 }
