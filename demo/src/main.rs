@@ -70,6 +70,7 @@ OMBI_URL and OMBI_API_KEY are set to the fake's; MoviePilot is switched off.
 }
 
 fn main() -> ExitCode {
+    host_harness::app::skip_error_backtraces();
     match parse(std::env::args_os().skip(1)) {
         Ok(Command::Help) => {
             print!("{}", help());

@@ -33,6 +33,23 @@ pub(crate) const COMPONENT_FILE: &str = "media_mcp.wasm";
 /// The HTTP component (`serve --http`) looked for next to the build.
 pub const HTTP_COMPONENT_FILE: &str = "media_mcp_http.wasm";
 
+/// Turns off backtrace capture for error values (`RUST_LIB_BACKTRACE=0`) unless the
+/// environment chooses; panics still follow `RUST_BACKTRACE`. Errors are printed with `{:#}`,
+/// which never shows a backtrace, while wasmtime builds an error each time a store is dropped
+/// (it ends the store's idle worker fiber with a "future dropped" error), so with
+/// `RUST_BACKTRACE=1` every call paid for walking its stack. Call it first in `main`, before
+/// any thread exists.
+pub fn skip_error_backtraces() {
+    if std::env::var_os("RUST_LIB_BACKTRACE").is_none() {
+        // SAFETY: called at the start of `main`, while the process has one thread, so nothing
+        // reads the environment concurrently.
+        #[allow(unsafe_code, reason = "setting a variable while single-threaded")]
+        unsafe {
+            std::env::set_var("RUST_LIB_BACKTRACE", "0");
+        }
+    }
+}
+
 /// Runs `command`.
 ///
 /// # Errors

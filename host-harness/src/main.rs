@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    host_harness::app::skip_error_backtraces();
     let command = match host_harness::cli::parse(std::env::args_os().skip(1)) {
         Ok(command) => command,
         Err(usage) => {
