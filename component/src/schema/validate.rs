@@ -56,21 +56,51 @@ pub struct Violation {
 
 /// Checks `value` against `schema`. `Ok(())` when valid.
 ///
+/// A first pass only answers yes or no: it builds no paths and no messages, which a schema
+/// with many `anyOf` branches would otherwise make for every branch that fails on the way to
+/// one that matches. Only when it says no does a second pass find the violation to report.
+///
 /// # Errors
 /// The first [`Violation`] found, in document order.
 pub fn validate(schema: &Value, value: &Value) -> Result<(), Violation> {
     let mut cx = Cx {
         root: schema,
         active: Vec::new(),
+        quiet: true,
     };
-    cx.check(schema, value, "")
+    if cx.check(schema, value, &Path::Root).is_ok() {
+        return Ok(());
+    }
+    cx.quiet = false;
+    cx.check(schema, value, &Path::Root)
 }
 
-/// The schema references are resolved in, and the references being checked now, each with the
-/// value path it was entered at.
+/// The schema references are resolved in, the references being checked now (each with the
+/// node of the value it was entered at), and whether failures are only counted (`quiet`) or
+/// described.
 struct Cx<'a> {
     root: &'a Value,
-    active: Vec<(&'a str, String)>,
+    active: Vec<(&'a str, *const Value)>,
+    quiet: bool,
+}
+
+/// Where a value sits, as a chain back to the root, written out only for a violation: `""`
+/// for the whole object, else like `filters.genre_ids[2]`.
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl core::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Key(Path::Root, key) => f.write_str(key),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
 }
 
 /// The node a local `$ref` (`#` or `#/a/b`, JSON-pointer escapes decoded) points at in `root`.
@@ -90,21 +120,6 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
             _ => node.get(seg.as_ref()),
         }
     })
-}
-
-fn fail(path: &str, message: impl Into<String>) -> Result<(), Violation> {
-    Err(Violation {
-        field: path.to_owned(),
-        message: message.into(),
-    })
-}
-
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -135,28 +150,50 @@ fn describe(v: &Value) -> String {
 }
 
 impl<'a> Cx<'a> {
-    fn check(&mut self, schema: &'a Value, value: &Value, path: &str) -> Result<(), Violation> {
+    /// A violation at `path`, described only when the pass is not quiet.
+    fn fail(&self, path: &Path<'_>, message: impl FnOnce() -> String) -> Result<(), Violation> {
+        Err(if self.quiet {
+            Violation {
+                field: String::new(),
+                message: String::new(),
+            }
+        } else {
+            Violation {
+                field: path.to_string(),
+                message: message(),
+            }
+        })
+    }
+
+    fn check(
+        &mut self,
+        schema: &'a Value,
+        value: &Value,
+        path: &Path<'_>,
+    ) -> Result<(), Violation> {
         let Some(s) = schema.as_object() else {
             return match schema {
-                Value::Bool(false) => fail(path, "is not allowed"),
+                Value::Bool(false) => self.fail(path, || "is not allowed".into()),
                 _ => Ok(()),
             };
         };
-        check_type(s, value, path)?;
+        self.check_type(s, value, path)?;
         if let Some(allowed) = s.get("enum").and_then(Value::as_array)
             && !allowed.contains(value)
         {
-            let list: Vec<String> = allowed.iter().map(describe).collect();
-            return fail(path, format!("must be one of {}", list.join(", ")));
+            return self.fail(path, || {
+                let list: Vec<String> = allowed.iter().map(describe).collect();
+                format!("must be one of {}", list.join(", "))
+            });
         }
         if let Some(c) = s.get("const")
             && c != value
         {
-            return fail(path, format!("must be {}", describe(c)));
+            return self.fail(path, || format!("must be {}", describe(c)));
         }
         match value {
-            Value::Number(n) => check_number(s, n.as_f64().unwrap_or(f64::NAN), path)?,
-            Value::String(text) => check_string(s, text, path)?,
+            Value::Number(n) => self.check_number(s, n.as_f64().unwrap_or(f64::NAN), path)?,
+            Value::String(text) => self.check_string(s, text, path)?,
             Value::Array(items) => self.check_array(s, items, path)?,
             Value::Object(map) => self.check_object(s, map, path)?,
             _ => {}
@@ -173,85 +210,103 @@ impl<'a> Cx<'a> {
         &mut self,
         reference: &'a str,
         value: &Value,
-        path: &str,
+        path: &Path<'_>,
     ) -> Result<(), Violation> {
         let Some(target) = resolve(self.root, reference) else {
             return Ok(());
         };
+        // The same node of the value is the same place in it.
+        let node: *const Value = value;
         if self
             .active
             .iter()
-            .any(|(r, p)| *r == reference && p == path)
+            .any(|(r, n)| *r == reference && *n == node)
         {
             return Ok(());
         }
-        self.active.push((reference, path.to_owned()));
+        self.active.push((reference, node));
         let result = self.check(target, value, path);
         self.active.pop();
         result
     }
 }
 
-fn check_type(s: &Map<String, Value>, value: &Value, path: &str) -> Result<(), Violation> {
-    let ok = match s.get("type") {
-        None => true,
-        Some(Value::String(t)) => type_matches(t, value),
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .any(|t| type_matches(t, value)),
-        Some(_) => true,
-    };
-    if ok {
-        return Ok(());
+impl Cx<'_> {
+    fn check_type(
+        &self,
+        s: &Map<String, Value>,
+        value: &Value,
+        path: &Path<'_>,
+    ) -> Result<(), Violation> {
+        let ok = match s.get("type") {
+            None => true,
+            Some(Value::String(t)) => type_matches(t, value),
+            Some(Value::Array(ts)) => ts
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|t| type_matches(t, value)),
+            Some(_) => true,
+        };
+        if ok {
+            return Ok(());
+        }
+        self.fail(path, || {
+            let want = match s.get("type") {
+                Some(Value::Array(ts)) => ts
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                Some(t) => t.as_str().unwrap_or("?").to_owned(),
+                None => String::new(),
+            };
+            format!("must be of type {want}, got {}", type_name(value))
+        })
     }
-    let want = match s.get("type") {
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join(" or "),
-        Some(t) => t.as_str().unwrap_or("?").to_owned(),
-        None => String::new(),
-    };
-    fail(
-        path,
-        format!("must be of type {want}, got {}", type_name(value)),
-    )
-}
 
-fn check_number(s: &Map<String, Value>, n: f64, path: &str) -> Result<(), Violation> {
-    if let Some(min) = s.get("minimum").and_then(Value::as_f64)
-        && n < min
-    {
-        return fail(path, format!("must be at least {min}"));
+    fn check_number(
+        &self,
+        s: &Map<String, Value>,
+        n: f64,
+        path: &Path<'_>,
+    ) -> Result<(), Violation> {
+        if let Some(min) = s.get("minimum").and_then(Value::as_f64)
+            && n < min
+        {
+            return self.fail(path, || format!("must be at least {min}"));
+        }
+        if let Some(max) = s.get("maximum").and_then(Value::as_f64)
+            && n > max
+        {
+            return self.fail(path, || format!("must be at most {max}"));
+        }
+        Ok(())
     }
-    if let Some(max) = s.get("maximum").and_then(Value::as_f64)
-        && n > max
-    {
-        return fail(path, format!("must be at most {max}"));
-    }
-    Ok(())
-}
 
-fn check_string(s: &Map<String, Value>, text: &str, path: &str) -> Result<(), Violation> {
-    let len = text.chars().count() as u64;
-    if let Some(min) = s.get("minLength").and_then(Value::as_u64)
-        && len < min
-    {
-        return fail(path, format!("must be at least {min} characters long"));
+    fn check_string(
+        &self,
+        s: &Map<String, Value>,
+        text: &str,
+        path: &Path<'_>,
+    ) -> Result<(), Violation> {
+        let len = text.chars().count() as u64;
+        if let Some(min) = s.get("minLength").and_then(Value::as_u64)
+            && len < min
+        {
+            return self.fail(path, || format!("must be at least {min} characters long"));
+        }
+        if let Some(max) = s.get("maxLength").and_then(Value::as_u64)
+            && len > max
+        {
+            return self.fail(path, || format!("must be at most {max} characters long"));
+        }
+        if let Some(p) = s.get("pattern").and_then(Value::as_str)
+            && !pattern_matches(p, text)
+        {
+            return self.fail(path, || format!("must match the pattern {p}"));
+        }
+        Ok(())
     }
-    if let Some(max) = s.get("maxLength").and_then(Value::as_u64)
-        && len > max
-    {
-        return fail(path, format!("must be at most {max} characters long"));
-    }
-    if let Some(p) = s.get("pattern").and_then(Value::as_str)
-        && !pattern_matches(p, text)
-    {
-        return fail(path, format!("must match the pattern {p}"));
-    }
-    Ok(())
 }
 
 /// ECMA-262 patterns as our schemas use them (anchors, classes, repetition, groups).
@@ -265,28 +320,28 @@ impl<'a> Cx<'a> {
         &mut self,
         s: &'a Map<String, Value>,
         items: &[Value],
-        path: &str,
+        path: &Path<'_>,
     ) -> Result<(), Violation> {
         if let Some(min) = s.get("minItems").and_then(Value::as_u64)
             && (items.len() as u64) < min
         {
-            return fail(path, format!("must have at least {min} items"));
+            return self.fail(path, || format!("must have at least {min} items"));
         }
         if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
             && (items.len() as u64) > max
         {
-            return fail(path, format!("must have at most {max} items"));
+            return self.fail(path, || format!("must have at most {max} items"));
         }
         if s.get("uniqueItems") == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
                 if items[..i].contains(a) {
-                    return fail(&format!("{path}[{i}]"), format!("repeats {}", describe(a)));
+                    return self.fail(&Path::Index(path, i), || format!("repeats {}", describe(a)));
                 }
             }
         }
         if let Some(item_schema) = s.get("items") {
             for (i, item) in items.iter().enumerate() {
-                self.check(item_schema, item, &format!("{path}[{i}]"))?;
+                self.check(item_schema, item, &Path::Index(path, i))?;
             }
         }
         Ok(())
@@ -296,29 +351,30 @@ impl<'a> Cx<'a> {
         &mut self,
         s: &'a Map<String, Value>,
         map: &Map<String, Value>,
-        path: &str,
+        path: &Path<'_>,
     ) -> Result<(), Violation> {
         let props = s.get("properties").and_then(Value::as_object);
         if let Some(required) = s.get("required").and_then(Value::as_array) {
             for name in required.iter().filter_map(Value::as_str) {
                 if !map.contains_key(name) {
-                    return fail(&child(path, name), "is required");
+                    return self.fail(&Path::Key(path, name), || "is required".into());
                 }
             }
         }
         if let Some(min) = s.get("minProperties").and_then(Value::as_u64)
             && (map.len() as u64) < min
         {
-            return fail(path, format!("must set at least {min} field(s)"));
+            return self.fail(path, || format!("must set at least {min} field(s)"));
         }
         for (key, v) in map {
+            let at = Path::Key(path, key);
             match props.and_then(|p| p.get(key)) {
-                Some(prop_schema) => self.check(prop_schema, v, &child(path, key))?,
+                Some(prop_schema) => self.check(prop_schema, v, &at)?,
                 None => match s.get("additionalProperties") {
                     Some(Value::Bool(false)) => {
-                        return fail(&child(path, key), "is not a known argument");
+                        return self.fail(&at, || "is not a known argument".into());
                     }
-                    Some(extra @ Value::Object(_)) => self.check(extra, v, &child(path, key))?,
+                    Some(extra @ Value::Object(_)) => self.check(extra, v, &at)?,
                     _ => {}
                 },
             }
@@ -330,7 +386,7 @@ impl<'a> Cx<'a> {
         &mut self,
         s: &'a Map<String, Value>,
         value: &Value,
-        path: &str,
+        path: &Path<'_>,
     ) -> Result<(), Violation> {
         if let Some(all) = s.get("allOf").and_then(Value::as_array) {
             for sub in all {
@@ -339,23 +395,30 @@ impl<'a> Cx<'a> {
         }
         if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
             let mut failures = Vec::new();
+            let mut failed = 0;
             for sub in any {
                 match self.check(sub, value, path) {
                     Ok(()) => break,
-                    Err(v) => failures.push(v),
+                    Err(_) if self.quiet => failed += 1,
+                    Err(v) => {
+                        failed += 1;
+                        failures.push(v);
+                    }
                 }
             }
-            if failures.len() == any.len() {
+            if failed == any.len() {
+                if self.quiet {
+                    return self.fail(path, String::new);
+                }
                 // `anyOf` of bare types (the portable spelling of a type list) reads as the list.
                 if let Some(types) = bare_types(any) {
-                    return fail(
-                        path,
+                    return self.fail(path, || {
                         format!(
                             "must be of type {}, got {}",
                             types.join(" or "),
                             type_name(value)
-                        ),
-                    );
+                        )
+                    });
                 }
                 return Err(furthest(failures, path));
             }
@@ -370,7 +433,7 @@ impl<'a> Cx<'a> {
             match one.len() - failures.len() {
                 0 => return Err(furthest(failures, path)),
                 1 => {}
-                _ => return fail(path, "matches more than one allowed form"),
+                _ => return self.fail(path, || "matches more than one allowed form".into()),
             }
         }
         if let Some(cond) = s.get("if") {
@@ -386,19 +449,19 @@ impl<'a> Cx<'a> {
         if let Some(not) = s.get("not")
             && self.check(not, value, path).is_ok()
         {
-            return fail(path, not_message(not));
+            return self.fail(path, || not_message(not));
         }
         Ok(())
     }
 }
 
 /// The violation of the branch that got furthest, so the message names a concrete field.
-fn furthest(failures: Vec<Violation>, path: &str) -> Violation {
+fn furthest(failures: Vec<Violation>, path: &Path<'_>) -> Violation {
     failures
         .into_iter()
         .max_by_key(|v| v.field.len())
-        .unwrap_or(Violation {
-            field: path.to_owned(),
+        .unwrap_or_else(|| Violation {
+            field: path.to_string(),
             message: "matches no allowed form".into(),
         })
 }

@@ -51,3 +51,19 @@ fn accepts_valid_arguments() {
     );
     assert!(validate(&schema(), &json!({"query": "abc", "limit": 3.0})).is_ok());
 }
+
+#[test]
+fn a_failure_deep_in_a_recursive_any_of_is_named_where_it_is() {
+    // A JSON value whose containers refer back to the definition, with strings bounded.
+    let s = json!({"$ref": "#/$defs/v", "$defs": {"v": {"anyOf": [
+        {"type": "string", "maxLength": 3},
+        {"type": "integer"},
+        {"type": "array", "items": {"$ref": "#/$defs/v"}},
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/v"}}]}}});
+    assert!(validate(&s, &json!({"a": [1, "ok", {"b": ["x"]}]})).is_ok());
+    let v = validate(&s, &json!({"a": [1, "ok", {"b": ["x", "toolong"]}]})).unwrap_err();
+    assert_eq!(v.field, "a[2].b[1]");
+    assert!(v.message.starts_with("must be"), "{}", v.message);
+    let v = validate(&s, &json!([true])).unwrap_err();
+    assert_eq!(v.field, "[0]");
+}
