@@ -98,10 +98,13 @@ pub fn fit(envelope: &mut Value, warnings: Vec<String>) {
     let mut warnings = bound_warnings(warnings, MAX_WARNING_BYTES - FIT_WARNING_RESERVE);
     envelope["warnings"] = json!(warnings);
     let target = MAX_STRUCTURED_BYTES - FIT_WARNING_RESERVE;
-    let mut added = Vec::new();
-    if size_of(envelope) > target {
-        drop_records(envelope, target, &mut added);
+    if size_of(envelope) <= target {
+        // Nothing to fit (most calls): bounding the warnings again below would give the same
+        // list, so the envelope is measured once instead of four times.
+        return;
     }
+    let mut added = Vec::new();
+    drop_records(envelope, target, &mut added);
     if size_of(envelope) > target {
         cut_moviepilot_payload(envelope, target, &mut added);
     }

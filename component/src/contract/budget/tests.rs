@@ -192,3 +192,23 @@ fn size_is_counted_without_a_copy_and_equals_the_compact_json_length() {
         );
     }
 }
+
+#[test]
+fn warnings_bounded_once_are_unchanged_by_the_final_bound() {
+    // `fit` returns early for an envelope that fits, skipping the second bound; that is only
+    // right when the second bound keeps a bounded list as it is.
+    let many: Vec<String> = (0..300).map(|i| format!("warning {i}")).collect();
+    let long: Vec<String> = (0..300)
+        .map(|i| format!("{i}{}", "w".repeat(400)))
+        .collect();
+    let odd = vec![
+        "a\u{7}b".to_owned(),
+        "ab".to_owned(),
+        "ab".to_owned(),
+        "x".repeat(900),
+    ];
+    for list in [many, long, odd] {
+        let once = bound_warnings(list, MAX_WARNING_BYTES - FIT_WARNING_RESERVE);
+        assert_eq!(bound_warnings(once.clone(), MAX_WARNING_BYTES), once);
+    }
+}
