@@ -1,4 +1,9 @@
-use super::*;
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+
+use super::answers::*;
+use super::lines::{BoundedLines, Line};
+use super::message;
 
 fn read_all(input: &[u8], max: usize) -> Vec<(Line, Vec<u8>)> {
     let runtime = tokio::runtime::Builder::new_current_thread()

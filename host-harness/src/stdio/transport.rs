@@ -16,9 +16,10 @@ use serde_json::{Value, json};
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::answers;
 use super::in_flight::{Admit, InFlight};
-use super::message::{self, Refusal};
-use super::{BoundedLines, Line, MAX_LINE_BYTES, MAX_MESSAGE_VALUES};
+use super::lines::{BoundedLines, Line, MAX_LINE_BYTES};
+use super::message::{self, MAX_MESSAGE_VALUES, Refusal};
 
 /// rmcp's side of stdin and stdout.
 pub(super) struct Filtered<R> {
@@ -65,22 +66,22 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
         let parsed = match message::parse(body) {
             Err(Refusal::Syntax(error)) => {
                 crate::log_debug!("answering an unparsable input line with -32700");
-                return Verdict::Answer(super::parse_error_response(&error.to_string()));
+                return Verdict::Answer(answers::parse_error_response(&error.to_string()));
             }
             Err(Refusal::TooManyValues) => {
                 crate::log_debug!(
                     "answering a message of more than {MAX_MESSAGE_VALUES} values with -32600"
                 );
-                return Verdict::Answer(super::too_many_values_response());
+                return Verdict::Answer(answers::too_many_values_response());
             }
             Ok(parsed) => parsed,
         };
         if let Some(duplicate) = &parsed.duplicate {
             crate::log_debug!("refusing a message with a key given twice");
-            return super::duplicate_key_response(&parsed.value, duplicate)
+            return answers::duplicate_key_response(&parsed.value, duplicate)
                 .map_or(Verdict::Skip, Verdict::Answer);
         }
-        if let Some(answer) = super::invalid_call_params_response(&parsed.value) {
+        if let Some(answer) = answers::invalid_call_params_response(&parsed.value) {
             return Verdict::Answer(answer);
         }
         let message = match ClientJsonRpcMessage::deserialize(&parsed.value) {
@@ -112,7 +113,7 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
         }
         Some(serde_json::to_vec(message).map(|line| match message {
             JsonRpcMessage::Error(error) if error.id.is_none() => {
-                super::with_null_id(&line).unwrap_or(line)
+                answers::with_null_id(&line).unwrap_or(line)
             }
             _ => line,
         }))
@@ -162,7 +163,7 @@ impl<R: AsyncBufRead + Unpin + Send + 'static> Transport<RoleServer> for Filtere
                     crate::log_debug!(
                         "answering an input line over {MAX_LINE_BYTES} bytes with -32600"
                     );
-                    self.answer(super::oversized_line_response().into_bytes());
+                    self.answer(answers::oversized_line_response().into_bytes());
                     continue;
                 }
                 Ok(Line::Eof) => return None,
