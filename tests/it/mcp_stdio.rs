@@ -269,6 +269,7 @@ fn hostile_json_rpc_gets_the_right_error_and_the_server_keeps_serving() {
         ("a notification sent with an id", r#"{"jsonrpc":"2.0","id":7,"method":"notifications/initialized"}"#.into(), Some((json!(7), -32601))),
         ("a request without an id (a notification)", r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_search","arguments":{"query":"x"}}}"#.into(), None),
         ("a response from the client", r#"{"jsonrpc":"2.0","id":12,"result":{}}"#.into(), None),
+        ("a notification the server cannot read", r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"x"}}"#.into(), None),
         ("a line of 17 MiB", huge, Some((Value::Null, -32600))),
         ("a request of 17 MiB", huge_request, Some((Value::Null, -32600))),
         ("a request just over the 1 MiB cap", just_over, Some((Value::Null, -32600))),
