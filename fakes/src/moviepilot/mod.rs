@@ -267,7 +267,6 @@ struct Changes {
 }
 
 impl Shared {
-    /// The tools listed now.
     /// Whether tool `name` is listed now, without building any schema (`moviepilot_api`'s
     /// generated one is about 0.5 MB).
     fn lists(&self, name: &str) -> bool {
@@ -278,6 +277,7 @@ impl Shared {
         known && !lock(&self.changes).removed.iter().any(|r| r == name)
     }
 
+    /// The tools listed now.
     fn catalogue(&self) -> Vec<tools::FakeTool> {
         let changes = lock(&self.changes);
         let generated = self.settings.api_operations;
