@@ -49,6 +49,12 @@ pub(crate) fn duplicate_key_response(message: &Value, duplicate: &Duplicate) -> 
     )
 }
 
+/// The `-32600` answer to JSON that is not a message rmcp reads.
+pub(crate) fn invalid_request_response() -> String {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid request"}})
+        .to_string()
+}
+
 /// The JSON-RPC answer to a line longer than [`MAX_LINE_BYTES`].
 pub(crate) fn oversized_line_response() -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message longer than {MAX_LINE_BYTES} bytes")}})

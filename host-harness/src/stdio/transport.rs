@@ -12,7 +12,7 @@ use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde::Deserialize as _;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -129,10 +129,7 @@ fn not_a_message(value: &Value, error: &serde_json::Error) -> Verdict {
         return Verdict::Skip;
     }
     crate::log_debug!("answering JSON that is not a message with -32600: {error}");
-    Verdict::Answer(
-        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid request"}})
-            .to_string(),
-    )
+    Verdict::Answer(answers::invalid_request_response())
 }
 
 impl<R: AsyncBufRead + Unpin + Send + 'static> Transport<RoleServer> for Filtered<R> {
