@@ -76,8 +76,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 let server = McpServer::with_slots(sandbox, catalogue)
                     .read_only(settings.read_only)
                     .progress_every(settings.progress_interval);
-                let cancellations = server.cancellations();
-                crate::stdio::serve_stdio(server, cancellations).await?;
+                let (cancellations, listings) = (server.cancellations(), server.listings());
+                crate::stdio::serve_stdio(server, cancellations, listings).await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -266,8 +266,8 @@ impl Host {
         let server = McpServer::new(self.sandbox, self.catalogue)
             .read_only(self.read_only)
             .progress_every(self.progress_interval);
-        let cancellations = server.cancellations();
-        crate::stdio::serve_stdio(server, cancellations).await
+        let (cancellations, listings) = (server.cancellations(), server.listings());
+        crate::stdio::serve_stdio(server, cancellations, listings).await
     }
 }
 
@@ -349,8 +349,14 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Cata
     });
     let sandbox = slot.clone();
     let catalogue = CatalogueSlot::pending(async move {
-        let parsed =
-            tokio::task::spawn_blocking(move || Catalogue::from_tools(listing.tools()?)).await;
+        let parsed = tokio::task::spawn_blocking(move || {
+            let tools = listing.tools()?;
+            match listing.text() {
+                Some(text) => Catalogue::from_listing(tools, text.into()),
+                None => Catalogue::from_tools(tools),
+            }
+        })
+        .await;
         match parsed {
             Ok(Ok(catalogue)) => return catalogue,
             Ok(Err(error)) => crate::log_warn!(

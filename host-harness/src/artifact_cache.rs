@@ -171,6 +171,11 @@ impl CachedListing {
         );
         Ok(tools)
     }
+
+    /// The tools' JSON text, as the file holds it (`None` when it is not UTF-8).
+    pub fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.tools).ok()
+    }
 }
 
 /// The cached listing under `key`, if there is a readable one. Its first line is the

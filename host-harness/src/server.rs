@@ -342,6 +342,11 @@ impl McpServer {
         self.cancellations.clone()
     }
 
+    /// Where the transport finds the catalogue's tools as JSON text.
+    pub fn listings(&self) -> Arc<dyn crate::stdio::ListingText> {
+        Arc::new(self.catalogue.clone())
+    }
+
     /// The catalogue as last listed (once the start-up listing is there).
     async fn catalogue(&self) -> Arc<Catalogue> {
         self.catalogue.get().await

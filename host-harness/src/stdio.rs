@@ -24,6 +24,11 @@
 //! * applies `notifications/cancelled` itself: the server stops the call and its answer is
 //!   dropped (see `stdio/in_flight.rs`);
 //! * gives an error answer without an id the `"id": null` member JSON-RPC requires.
+//!
+//! A `tools/list` answer whose tools its server already holds as JSON text is written around
+//! that text instead of being serialized again (`stdio/listing.rs`).
+
+use std::sync::Arc;
 
 use rmcp::ServiceExt as _;
 use rmcp::handler::server::ServerHandler;
@@ -33,19 +38,22 @@ use tokio::sync::mpsc;
 mod answers;
 mod in_flight;
 mod lines;
+mod listing;
 mod message;
 mod process;
 mod transport;
 
 pub(crate) use answers::quote_bounded;
 pub use lines::MAX_LINE_BYTES;
+pub use listing::ListingText;
 pub use message::MAX_MESSAGE_VALUES;
 
 use crate::cancel::Cancellations;
 use in_flight::InFlight;
 
 /// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
-/// cancels fires its signal in `cancellations` (the handler's, so that its call stops).
+/// cancels fires its signal in `cancellations` (the handler's, so that its call stops), and a
+/// tool list `listings` holds as text is written from that text.
 ///
 /// # Errors
 ///
@@ -53,10 +61,11 @@ use in_flight::InFlight;
 pub(crate) async fn serve_stdio<S: ServerHandler>(
     handler: S,
     cancellations: Cancellations,
+    listings: Arc<dyn ListingText>,
 ) -> anyhow::Result<()> {
     let in_flight = InFlight(cancellations);
     let (input, output, _restore) = process::process_stdio();
-    serve_with(handler, in_flight, input, output).await
+    serve_with(handler, in_flight, Some(listings), input, output).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).
@@ -70,12 +79,13 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    serve_with(handler, InFlight::default(), input, output).await
+    serve_with(handler, InFlight::default(), None, input, output).await
 }
 
 async fn serve_with<S, R, W>(
     handler: S,
     in_flight: InFlight,
+    listings: Option<Arc<dyn ListingText>>,
     input: R,
     output: W,
 ) -> anyhow::Result<()>
@@ -86,7 +96,7 @@ where
 {
     let (lines, to_write) = mpsc::unbounded_channel();
     let writer = tokio::spawn(write_lines(to_write, output));
-    let transport = transport::Filtered::new(BufReader::new(input), lines, in_flight);
+    let transport = transport::Filtered::new(BufReader::new(input), lines, in_flight, listings);
     let outcome = async {
         let running = handler.serve(transport).await?;
         running.waiting().await?;

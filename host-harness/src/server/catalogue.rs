@@ -17,6 +17,8 @@ use crate::tool::ListedTool;
 pub struct Catalogue {
     tools: Vec<Tool>,
     by_name: HashMap<String, usize>,
+    /// `tools` as JSON: a cached listing's own text, or serialized on first use.
+    text: OnceLock<Option<Arc<str>>>,
 }
 
 impl Catalogue {
@@ -52,7 +54,34 @@ impl Catalogue {
                 tool.name
             );
         }
-        Ok(Catalogue { tools, by_name })
+        Ok(Catalogue {
+            tools,
+            by_name,
+            text: OnceLock::new(),
+        })
+    }
+
+    /// A catalogue of `tools`, parsed from `text` (a cached listing's), which it answers
+    /// `tools/list` with.
+    ///
+    /// # Errors
+    ///
+    /// A duplicate name.
+    pub fn from_listing(tools: Vec<Tool>, text: Arc<str>) -> anyhow::Result<Catalogue> {
+        let catalogue = Catalogue::from_tools(tools)?;
+        let _ = catalogue.text.set(Some(text));
+        Ok(catalogue)
+    }
+
+    /// `tools` as JSON text, when they are this catalogue's tools exactly (rmcp may have
+    /// changed a copy for an older protocol version).
+    pub fn text_of(&self, tools: &[Tool]) -> Option<Arc<str>> {
+        if tools != self.tools.as_slice() {
+            return None;
+        }
+        self.text
+            .get_or_init(|| serde_json::to_string(&self.tools).ok().map(Arc::from))
+            .clone()
     }
 
     /// All tools, in the component's order.
@@ -158,5 +187,11 @@ impl CatalogueSlot {
             .replaced
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(catalogue));
+    }
+}
+
+impl crate::stdio::ListingText for CatalogueSlot {
+    fn listing_text(&self, tools: &[Tool]) -> Option<Arc<str>> {
+        self.now().text_of(tools)
     }
 }

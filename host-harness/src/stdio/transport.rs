@@ -7,6 +7,7 @@
 //! serialized in [`Transport::send`] and queued for the writer task.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
@@ -19,6 +20,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::answers;
 use super::in_flight::{Admit, InFlight};
 use super::lines::{BoundedLines, Line, MAX_LINE_BYTES};
+use super::listing::{self, ListingText};
 use super::message::{self, MAX_MESSAGE_VALUES, Refusal};
 
 /// rmcp's side of stdin and stdout.
@@ -26,6 +28,7 @@ pub(super) struct Filtered<R> {
     lines: BoundedLines<R>,
     out: UnboundedSender<Vec<u8>>,
     in_flight: InFlight,
+    listings: Option<Arc<dyn ListingText>>,
 }
 
 /// What the filter does with one line.
@@ -43,11 +46,17 @@ enum Verdict {
 }
 
 impl<R: AsyncBufRead + Unpin> Filtered<R> {
-    pub(super) fn new(input: R, out: UnboundedSender<Vec<u8>>, in_flight: InFlight) -> Self {
+    pub(super) fn new(
+        input: R,
+        out: UnboundedSender<Vec<u8>>,
+        in_flight: InFlight,
+        listings: Option<Arc<dyn ListingText>>,
+    ) -> Self {
         Self {
             lines: BoundedLines::new(input, MAX_LINE_BYTES),
             out,
             in_flight,
+            listings,
         }
     }
 
@@ -110,6 +119,13 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
             && !self.in_flight.settle(id)
         {
             return None;
+        }
+        if let Some(line) = self
+            .listings
+            .as_deref()
+            .and_then(|listings| listing::spliced(message, listings))
+        {
+            return Some(Ok(line));
         }
         Some(serde_json::to_vec(message).map(|line| match message {
             JsonRpcMessage::Error(error) if error.id.is_none() => {
