@@ -348,26 +348,30 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Cata
         }
     });
     let sandbox = slot.clone();
-    let catalogue = CatalogueSlot::pending(async move {
-        let parsed = tokio::task::spawn_blocking(move || {
-            let tools = listing.tools()?;
-            match listing.text() {
-                Some(text) => Catalogue::from_listing(tools, text.into()),
-                None => Catalogue::from_tools(tools),
+    let unparsed = listing.unparsed_text().map(Arc::from);
+    let catalogue = CatalogueSlot::pending(
+        async move {
+            let parsed = tokio::task::spawn_blocking(move || {
+                let tools = listing.tools()?;
+                match listing.text() {
+                    Some(text) => Catalogue::from_listing(tools, text.into()),
+                    None => Catalogue::from_tools(tools),
+                }
+            })
+            .await;
+            match parsed {
+                Ok(Ok(catalogue)) => return catalogue,
+                Ok(Err(error)) => crate::log_warn!(
+                    "ignoring unusable listing cache file {}: {error:#}; listing the component's tools",
+                    dir.display()
+                ),
+                Err(error) => crate::log_warn!("reading the listing cache failed: {error}"),
             }
-        })
-        .await;
-        match parsed {
-            Ok(Ok(catalogue)) => return catalogue,
-            Ok(Err(error)) => crate::log_warn!(
-                "ignoring unusable listing cache file {}: {error:#}; listing the component's tools",
-                dir.display()
-            ),
-            Err(error) => crate::log_warn!("reading the listing cache failed: {error}"),
-        }
-        artifact_cache::remove_listing(&dir, &key);
-        list_after_load(&sandbox).await
-    });
+            artifact_cache::remove_listing(&dir, &key);
+            list_after_load(&sandbox).await
+        },
+        unparsed,
+    );
     Ok((slot, catalogue))
 }
 

@@ -2,7 +2,8 @@
 //! second start loads machine code (~0.3 ms) instead of compiling with Cranelift (~0.2-3 s).
 //! Next to it, the **listing cache** (`<key>.tools.json`): the tools the component's
 //! `list-tools` returned, stored as MCP `Tool` objects after a first line with the component's
-//! SHA-256 and the number of tools, so a start does not instantiate the component and compose
+//! SHA-256, the number of tools, the SHA-256 of the tools' text and whether every output schema
+//! is object-rooted, so a start does not instantiate the component and compose
 //! every output schema again (about 7 ms of a 13 ms start, measured in BENCHMARKS.md), and a warm
 //! `serve` can parse the tools while it answers `initialize`. A listing is stored only when
 //! `list-tools` attempted no outgoing request: then it depends on nothing but the component and
@@ -152,6 +153,9 @@ pub struct CachedListing {
     /// How many tools the listing holds.
     pub count: usize,
     tools: Vec<u8>,
+    /// SHA-256 of `tools` as written, and whether every tool's `outputSchema` (if any) has
+    /// `"type": "object"` at its root (files written before these were recorded have neither).
+    written: Option<([u8; 32], bool)>,
 }
 
 impl CachedListing {
@@ -176,19 +180,61 @@ impl CachedListing {
     pub fn text(&self) -> Option<&str> {
         std::str::from_utf8(&self.tools).ok()
     }
+
+    /// The tools' JSON text when it can answer `tools/list` before it is parsed: it is the
+    /// text that was written (its SHA-256 matches), on one line, and rmcp would send it
+    /// unchanged to a peer of any protocol version (it drops an `outputSchema` whose root type
+    /// is not `"object"` for peers older than 2026-07-28).
+    pub fn unparsed_text(&self) -> Option<&str> {
+        let (digest, object_outputs) = self.written?;
+        let intact = object_outputs && component_digest(&self.tools) == digest;
+        let text = self.text().filter(|_| intact)?;
+        (!text.contains(['\n', '\r'])).then_some(text)
+    }
 }
 
+/// A tool list's header fields after the count: the SHA-256 of its JSON text (hex) and
+/// whether every output schema is object-rooted.
+fn written_fields(text: &[u8], tools: &[Tool]) -> String {
+    let object_outputs = tools.iter().all(|tool| {
+        tool.output_schema
+            .as_ref()
+            .is_none_or(|schema| schema.get("type").and_then(|t| t.as_str()) == Some("object"))
+    });
+    let digest: String = component_digest(text)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!(
+        "{digest} {}",
+        if object_outputs {
+            OBJECT_OUTPUTS
+        } else {
+            "other-outputs"
+        }
+    )
+}
+
+const OBJECT_OUTPUTS: &str = "object-outputs";
+
 /// The cached listing under `key`, if there is a readable one. Its first line is the
-/// component's SHA-256 (hex) and the number of tools; the rest is the tools as JSON.
+/// component's SHA-256 (hex), the number of tools and (in files written since they were added)
+/// the tools' SHA-256 and `object-outputs` or `other-outputs`; the rest is the tools as JSON.
 pub fn load_listing(dir: &Path, key: &str) -> Option<CachedListing> {
     let path = listing_path(dir, key);
     let mut text = std::fs::read(&path).ok()?;
     let header = text.iter().position(|b| *b == b'\n').and_then(|end| {
         let line = std::str::from_utf8(&text[..end]).ok()?;
-        let (digest, count) = line.split_once(' ')?;
-        Some((end, unhex(digest)?, count.parse().ok()?))
+        let mut fields = line.split(' ');
+        let (digest, count) = (unhex(fields.next()?)?, fields.next()?.parse().ok()?);
+        let written = match (fields.next(), fields.next(), fields.next()) {
+            (None, ..) => None,
+            (Some(text), Some(outputs), None) => Some((unhex(text)?, outputs == OBJECT_OUTPUTS)),
+            _ => return None,
+        };
+        Some((end, digest, count, written))
     });
-    let Some((end, digest, count)) = header else {
+    let Some((end, digest, count, written)) = header else {
         crate::log_warn!("ignoring unusable listing cache file {}", path.display());
         return None;
     };
@@ -197,6 +243,7 @@ pub fn load_listing(dir: &Path, key: &str) -> Option<CachedListing> {
         component: ComponentDigest(digest),
         count,
         tools: text,
+        written,
     })
 }
 
@@ -218,8 +265,10 @@ pub fn store_listing(
     tools: &[Tool],
 ) -> anyhow::Result<()> {
     let digest: String = component.iter().map(|b| format!("{b:02x}")).collect();
-    let mut file = format!("{digest} {}\n", tools.len()).into_bytes();
-    serde_json::to_writer(&mut file, tools)?;
+    let text = serde_json::to_vec(tools)?;
+    let written = written_fields(&text, tools);
+    let mut file = format!("{digest} {} {written}\n", tools.len()).into_bytes();
+    file.extend_from_slice(&text);
     write_atomically(dir, &listing_path(dir, key), &file)
 }
 

@@ -344,7 +344,7 @@ impl McpServer {
 
     /// Where the transport finds the catalogue's tools as JSON text.
     pub fn listings(&self) -> Arc<dyn crate::stdio::ListingText> {
-        Arc::new(self.catalogue.clone())
+        self.catalogue.listings()
     }
 
     /// The catalogue as last listed (once the start-up listing is there).
@@ -434,7 +434,12 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut listed = ListToolsResult::with_all_items(self.catalogue().await.tools().to_vec());
+        let tools = if self.catalogue.answer_unparsed(&context.id) {
+            Vec::new()
+        } else {
+            self.catalogue().await.tools().to_vec()
+        };
+        let mut listed = ListToolsResult::with_all_items(tools);
         if modern(&context) {
             listed.ttl_ms = Some(cache::TTL_MS);
             listed.cache_scope = Some(scope(cache::TOOLS_LIST_SCOPE));

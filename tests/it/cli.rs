@@ -467,6 +467,40 @@ fn a_cached_listing_is_never_served_for_other_component_bytes() {
 }
 
 #[test]
+fn a_warm_serve_lists_what_a_cold_one_lists_in_both_protocol_eras() {
+    let fake = FakeOmbi::start(KEY).unwrap();
+    let cache = fresh_dir("listing-warm");
+    let cold = Env::ombi(&fake, KEY);
+    let warm = cold
+        .clone()
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap());
+    assert!(run_cli(&["tools"], &warm).status.success());
+    let modern = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "it", "version": "0"},
+    });
+    for era in ["legacy", "modern"] {
+        // Asked first thing, while a warm start may still be parsing its listing.
+        let listed = |env: &Env| {
+            let (mut h, params) = if era == "legacy" {
+                let h = Harness::serve_initialized(env, "2025-06-18");
+                (h, serde_json::json!({}))
+            } else {
+                let h = Harness::spawn(&["serve"], env);
+                (h, serde_json::json!({"_meta": modern}))
+            };
+            let tools = h.rpc("tools/list", params);
+            assert!(h.finish().status.success());
+            tools["result"].clone()
+        };
+        let (cold, warm) = (listed(&cold), listed(&warm));
+        assert_eq!(cold["tools"].as_array().map(Vec::len), Some(31), "{era}");
+        assert_eq!(warm, cold, "{era}");
+    }
+}
+
+#[test]
 fn a_damaged_cached_listing_is_listed_afresh_by_a_warm_serve() {
     let fake = FakeOmbi::start(KEY).unwrap();
     let cache = fresh_dir("listing-damaged");

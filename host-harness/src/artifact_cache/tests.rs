@@ -76,6 +76,25 @@ fn a_listing_knows_the_component_it_was_made_from() {
 }
 
 #[test]
+fn a_listing_with_an_other_output_schema_is_parsed_before_use() {
+    let dir = std::env::temp_dir().join(format!("media-mcp-outputs-{}", std::process::id()));
+    let schema: rmcp::model::JsonObject =
+        serde_json::from_value(serde_json::json!({"type": "array"})).unwrap();
+    let mut listed = tool("read_a");
+    listed.output_schema = Some(std::sync::Arc::new(schema));
+    store_listing(
+        &dir,
+        "k",
+        &component_digest(b"wasm"),
+        &[listed, tool("read_b")],
+    )
+    .unwrap();
+    let listing = load_listing(&dir, "k").unwrap();
+    assert!(listing.tools().is_ok() && listing.unparsed_text().is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn listings_round_trip_and_damaged_files_are_ignored() {
     let dir = std::env::temp_dir().join(format!("media-mcp-listing-{}", std::process::id()));
     let tools = vec![tool("read_a"), tool("read_b")];
@@ -85,6 +104,10 @@ fn listings_round_trip_and_damaged_files_are_ignored() {
     assert_eq!(listing.component, ComponentDigest(digest));
     assert_eq!(listing.count, 2);
     assert_eq!(listing.tools().unwrap(), tools);
+    assert_eq!(
+        listing.unparsed_text(),
+        Some(serde_json::to_string(&tools).unwrap().as_str())
+    );
     assert_eq!(load_listing(&dir, "missing"), None);
     // A damaged first line is no listing at all.
     for bad in ["", "[]", "00 2\n[]", &format!("{} x\n[]", "ab".repeat(32))] {
@@ -97,6 +120,22 @@ fn listings_round_trip_and_damaged_files_are_ignored() {
         std::fs::write(listing_path(&dir, "bad"), text).unwrap();
         let listing = load_listing(&dir, "bad").unwrap();
         assert!(listing.tools().is_err(), "{bad}");
+    }
+    // Text that is not what was written, or an older file's header, is parsed before use.
+    let written = std::fs::read_to_string(listing_path(&dir, "k")).unwrap();
+    let (header, text) = written.split_once('\n').unwrap();
+    let older = header.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" ");
+    let edited = text.replacen("read_b", "read_c", 1);
+    for (name, file) in [
+        ("edited", format!("{header}\n{edited}")),
+        ("older", format!("{older}\n{text}")),
+    ] {
+        std::fs::write(listing_path(&dir, name), file).unwrap();
+        let listing = load_listing(&dir, name).unwrap();
+        assert!(
+            listing.tools().is_ok() && listing.unparsed_text().is_none(),
+            "{name}"
+        );
     }
     remove_listing(&dir, "k");
     assert_eq!(load_listing(&dir, "k"), None);

@@ -1,13 +1,16 @@
 //! The tool list the server answers with: the [`Catalogue`] converted from the component's
 //! `list-tools` (or read from the listing cache), and the [`CatalogueSlot`] that holds it, which
-//! a warm `serve` fills while it already answers `initialize`.
+//! a warm `serve` fills while it already answers `initialize`. A `tools/list` that arrives
+//! before the cached listing is parsed is answered from its text, when the listing vouches
+//! for that text and the transport writes it ([`CatalogueSlot::listings`]).
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use anyhow::Context as _;
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{JsonObject, RequestId, Tool, ToolAnnotations};
 use serde_json::Value;
 
 use crate::tool::ListedTool;
@@ -130,6 +133,17 @@ pub struct CatalogueSlot {
     start_up: Arc<OnceLock<Arc<Catalogue>>>,
     listed: tokio::sync::watch::Receiver<bool>,
     replaced: Arc<RwLock<Option<Arc<Catalogue>>>>,
+    unparsed: Arc<Unparsed>,
+}
+
+/// The start-up listing's text while it is being parsed, and the `tools/list` requests whose
+/// answers carry no tools because the transport writes that text in their place.
+#[derive(Debug, Default)]
+struct Unparsed {
+    text: Option<Arc<str>>,
+    /// Set once a transport that writes the text has asked for it.
+    written: AtomicBool,
+    promised: Mutex<Vec<RequestId>>,
 }
 
 impl CatalogueSlot {
@@ -140,12 +154,17 @@ impl CatalogueSlot {
             start_up: Arc::new(OnceLock::from(catalogue)),
             listed,
             replaced: Arc::default(),
+            unparsed: Arc::default(),
         }
     }
 
     /// A slot filled by `listing` once it finishes (run as a task of its own); until then
-    /// [`get`](CatalogueSlot::get) waits for it.
-    pub fn pending(listing: impl Future<Output = Catalogue> + Send + 'static) -> CatalogueSlot {
+    /// [`get`](CatalogueSlot::get) waits for it, and `tools/list` may be answered with
+    /// `unparsed`, the text `listing` parses, when given.
+    pub fn pending(
+        listing: impl Future<Output = Catalogue> + Send + 'static,
+        unparsed: Option<Arc<str>>,
+    ) -> CatalogueSlot {
         let (sender, listed) = tokio::sync::watch::channel(false);
         let start_up = Arc::new(OnceLock::new());
         let filled = Arc::clone(&start_up);
@@ -157,7 +176,33 @@ impl CatalogueSlot {
             start_up,
             listed,
             replaced: Arc::default(),
+            unparsed: Arc::new(Unparsed {
+                text: unparsed,
+                ..Unparsed::default()
+            }),
         }
+    }
+
+    /// Where a transport finds tool lists as JSON text; from then on a `tools/list` that
+    /// arrives before the start-up listing is parsed may be answered without tools
+    /// ([`answer_unparsed`](CatalogueSlot::answer_unparsed)), and that transport writes them.
+    pub fn listings(&self) -> Arc<dyn crate::stdio::ListingText> {
+        self.unparsed.written.store(true, Ordering::Release);
+        Arc::new(self.clone())
+    }
+
+    /// Whether the answer to the `tools/list` request `id` goes out without tools, for the
+    /// transport to write the start-up listing's text in their place: only while that listing
+    /// is still being parsed, and once a transport has asked for [`listings`](Self::listings).
+    pub fn answer_unparsed(&self, id: &RequestId) -> bool {
+        let unparsed = &self.unparsed;
+        let early = unparsed.text.is_some()
+            && unparsed.written.load(Ordering::Acquire)
+            && self.start_up.get().is_none();
+        if early {
+            lock(&unparsed.promised).push(id.clone());
+        }
+        early
     }
 
     /// The catalogue, once the start-up listing is there.
@@ -191,7 +236,26 @@ impl CatalogueSlot {
 }
 
 impl crate::stdio::ListingText for CatalogueSlot {
-    fn listing_text(&self, tools: &[Tool]) -> Option<Arc<str>> {
+    fn listing_text(&self, id: &RequestId, tools: &[Tool]) -> Option<Arc<str>> {
+        if tools.is_empty()
+            && let Some(text) = self.unparsed.take(id)
+        {
+            return Some(text);
+        }
         self.now().text_of(tools)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Unparsed {
+    /// The text, when the answer to `id` was promised it (each promise is kept once).
+    fn take(&self, id: &RequestId) -> Option<Arc<str>> {
+        let mut promised = lock(&self.promised);
+        let at = promised.iter().position(|promised| promised == id)?;
+        promised.swap_remove(at);
+        self.text.clone()
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::tool::ListedTool;
+use std::sync::Arc;
 
 fn spec(name: &str) -> ListedTool {
     ListedTool {
@@ -85,10 +86,13 @@ fn a_cached_listing_makes_the_same_catalogue_as_the_component_s() {
 #[tokio::test]
 async fn a_pending_catalogue_is_waited_for_and_can_be_replaced() {
     let (release, released) = tokio::sync::oneshot::channel::<()>();
-    let slot = CatalogueSlot::pending(async move {
-        let _ = released.await;
-        Catalogue::from_specs(vec![spec("read_search")]).unwrap()
-    });
+    let slot = CatalogueSlot::pending(
+        async move {
+            let _ = released.await;
+            Catalogue::from_specs(vec![spec("read_search")]).unwrap()
+        },
+        None,
+    );
     assert!(slot.now().tools().is_empty(), "nothing before it is read");
     let waiting = tokio::spawn({
         let slot = slot.clone();
@@ -105,7 +109,44 @@ async fn a_pending_catalogue_is_waited_for_and_can_be_replaced() {
 }
 
 #[tokio::test]
+async fn an_early_list_is_answered_from_the_text_only_through_a_transport_that_writes_it() {
+    use rmcp::model::RequestId;
+
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let text: Arc<str> = Arc::from(r#"[{"name":"read_search"}]"#);
+    let slot = CatalogueSlot::pending(
+        async move {
+            let _ = released.await;
+            Catalogue::from_specs(vec![spec("read_search")]).unwrap()
+        },
+        Some(Arc::clone(&text)),
+    );
+    let (first, second) = (RequestId::Number(1), RequestId::Number(2));
+    assert!(
+        !slot.answer_unparsed(&first),
+        "no transport writes the text yet"
+    );
+    let listings = slot.listings();
+    assert!(slot.answer_unparsed(&first));
+    let none_listed = Some(Arc::from("[]"));
+    assert_eq!(
+        listings.listing_text(&second, &[]),
+        none_listed,
+        "not promised"
+    );
+    assert_eq!(listings.listing_text(&first, &[]), Some(Arc::clone(&text)));
+    assert_eq!(listings.listing_text(&first, &[]), none_listed, "kept once");
+    release.send(()).unwrap();
+    let parsed = slot.get().await;
+    assert!(
+        !slot.answer_unparsed(&second),
+        "parsed: answered with the tools"
+    );
+    assert!(listings.listing_text(&second, parsed.tools()).is_some());
+}
+
+#[tokio::test]
 async fn a_listing_task_that_dies_leaves_an_empty_catalogue_not_a_hang() {
-    let slot = CatalogueSlot::pending(async { panic!("the listing task failed") });
+    let slot = CatalogueSlot::pending(async { panic!("the listing task failed") }, None);
     assert!(slot.get().await.tools().is_empty());
 }

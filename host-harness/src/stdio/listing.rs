@@ -4,14 +4,16 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    JsonRpcMessage, JsonRpcResponse, ListToolsResult, ServerJsonRpcMessage, ServerResult, Tool,
+    JsonRpcMessage, JsonRpcResponse, ListToolsResult, RequestId, ServerJsonRpcMessage,
+    ServerResult, Tool,
 };
 
 /// Where the transport finds the JSON text of a tool list it is about to send.
 pub trait ListingText: Send + Sync {
     /// `tools` as a JSON array, exactly as `serde_json` would write them, when this source
     /// holds that text already; `None` otherwise (the answer is then serialized as usual).
-    fn listing_text(&self, tools: &[Tool]) -> Option<Arc<str>>;
+    /// The answer to request `id` may carry no tools, when this source promised it the text.
+    fn listing_text(&self, id: &RequestId, tools: &[Tool]) -> Option<Arc<str>>;
 }
 
 /// The line (without its newline) that carries `message` with its tools written as `text`, when
@@ -24,7 +26,7 @@ pub(super) fn spliced(message: &ServerJsonRpcMessage, source: &dyn ListingText) 
     let ServerResult::ListToolsResult(listed) = &response.result else {
         return None;
     };
-    let text = source.listing_text(&listed.tools)?;
+    let text = source.listing_text(&response.id, &listed.tools)?;
     if text.contains(['\n', '\r']) {
         return None;
     }
@@ -67,7 +69,7 @@ mod tests {
     struct Held(Vec<Tool>, Arc<str>);
 
     impl ListingText for Held {
-        fn listing_text(&self, tools: &[Tool]) -> Option<Arc<str>> {
+        fn listing_text(&self, _id: &RequestId, tools: &[Tool]) -> Option<Arc<str>> {
             (tools == self.0.as_slice()).then(|| Arc::clone(&self.1))
         }
     }
