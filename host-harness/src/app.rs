@@ -348,13 +348,15 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Cata
         }
     });
     let sandbox = slot.clone();
-    let unparsed = listing.unparsed_text().map(Arc::from);
+    // One copy of the listing's text, for the parsed catalogue and the early answers alike.
+    let text: Option<Arc<str>> = listing.text().map(Arc::from);
+    let unparsed = text.clone().filter(|text| listing.vouches_for(text));
     let catalogue = CatalogueSlot::pending(
         async move {
             let parsed = tokio::task::spawn_blocking(move || {
                 let tools = listing.tools()?;
-                match listing.text() {
-                    Some(text) => Catalogue::from_listing(tools, text.into()),
+                match text {
+                    Some(text) => Catalogue::from_listing(tools, text),
                     None => Catalogue::from_tools(tools),
                 }
             })

@@ -64,8 +64,9 @@ pub fn component_digest(wasm: &[u8]) -> [u8; 32] {
     Sha256::digest(wasm).into()
 }
 
+/// `digest` in lower-case hex (cache keys use its first 20 bytes).
 fn hex(digest: &[u8]) -> String {
-    digest.iter().take(20).map(|b| format!("{b:02x}")).collect()
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The cache file name for the component whose [`component_digest`] this is, compiled by
@@ -76,7 +77,7 @@ pub fn cache_key(engine: &Engine, component_digest: &[u8; 32]) -> String {
     hasher.write(env!("CARGO_PKG_VERSION").as_bytes());
     engine.precompile_compatibility_hash().hash(&mut hasher);
     hasher.write(component_digest);
-    hex(&hasher.0.finalize())
+    hex(&hasher.0.finalize()[..20])
 }
 
 /// What identifies the component file without reading it: device, inode, size, and the
@@ -123,7 +124,7 @@ pub fn listing_key(file_identity: &[u64; 7], guest_env: &[(String, String)]) -> 
             hasher.update(part.as_bytes());
         }
     }
-    hex(&hasher.finalize())
+    hex(&hasher.finalize()[..20])
 }
 
 fn listing_path(dir: &Path, key: &str) -> PathBuf {
@@ -181,15 +182,16 @@ impl CachedListing {
         std::str::from_utf8(&self.tools).ok()
     }
 
-    /// The tools' JSON text when it can answer `tools/list` before it is parsed: it is the
-    /// text that was written (its SHA-256 matches), on one line, and rmcp would send it
-    /// unchanged to a peer of any protocol version (it drops an `outputSchema` whose root type
-    /// is not `"object"` for peers older than 2026-07-28).
-    pub fn unparsed_text(&self) -> Option<&str> {
-        let (digest, object_outputs) = self.written?;
-        let intact = object_outputs && component_digest(&self.tools) == digest;
-        let text = self.text().filter(|_| intact)?;
-        (!text.contains(['\n', '\r'])).then_some(text)
+    /// Whether `text` (this listing's [`text`](Self::text)) can answer `tools/list` before it is
+    /// parsed: it is the text that was written (its SHA-256 matches), on one line, and rmcp
+    /// would send it unchanged to a peer of any protocol version (it drops an `outputSchema`
+    /// whose root type is not `"object"` for peers older than 2026-07-28).
+    pub fn vouches_for(&self, text: &str) -> bool {
+        self.written.is_some_and(|(digest, object_outputs)| {
+            object_outputs
+                && component_digest(text.as_bytes()) == digest
+                && !text.contains(['\n', '\r'])
+        })
     }
 }
 
@@ -201,10 +203,7 @@ fn written_fields(text: &[u8], tools: &[Tool]) -> String {
             .as_ref()
             .is_none_or(|schema| schema.get("type").and_then(|t| t.as_str()) == Some("object"))
     });
-    let digest: String = component_digest(text)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let digest = hex(&component_digest(text));
     format!(
         "{digest} {}",
         if object_outputs {
@@ -264,7 +263,7 @@ pub fn store_listing(
     component: &[u8; 32],
     tools: &[Tool],
 ) -> anyhow::Result<()> {
-    let digest: String = component.iter().map(|b| format!("{b:02x}")).collect();
+    let digest = hex(component);
     let text = serde_json::to_vec(tools)?;
     let written = written_fields(&text, tools);
     let mut file = format!("{digest} {} {written}\n", tools.len()).into_bytes();
