@@ -292,8 +292,8 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
 
 /// [`start`] for `serve`. When this component file and environment have a cached listing, its
 /// tools are parsed while `initialize` is answered, and the component is read, checked against
-/// the digest the listing records and loaded on a thread of its own, so `tools/list` is answered
-/// without waiting for the component (the first call waits); otherwise as [`start`].
+/// the digest the listing records and loaded, each on a background thread, so `tools/list` is
+/// answered without waiting for the component (the first call waits); otherwise as [`start`].
 async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, CatalogueSlot)> {
     let path = component_path(settings)?;
     let options = sandbox_options(settings);
@@ -353,21 +353,26 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Cata
     let unparsed = text.clone().filter(|text| listing.vouches_for(text));
     let catalogue = CatalogueSlot::pending(
         async move {
-            let parsed = tokio::task::spawn_blocking(move || {
-                let tools = listing.tools()?;
-                match text {
+            let (parsed, parsing) = tokio::sync::oneshot::channel();
+            let spawned = crate::background::spawn("listing-parser", move || {
+                let _ = parsed.send(listing.tools().and_then(|tools| match text {
                     Some(text) => Catalogue::from_listing(tools, text),
                     None => Catalogue::from_tools(tools),
-                }
-            })
-            .await;
-            match parsed {
+                }));
+            });
+            if let Err(error) = spawned {
+                crate::log_warn!(
+                    "cannot start the listing's parsing thread: {error}; listing the component's tools"
+                );
+                return list_after_load(&sandbox).await;
+            }
+            match parsing.await {
                 Ok(Ok(catalogue)) => return catalogue,
                 Ok(Err(error)) => crate::log_warn!(
                     "ignoring unusable listing cache file {}: {error:#}; listing the component's tools",
                     dir.display()
                 ),
-                Err(error) => crate::log_warn!("reading the listing cache failed: {error}"),
+                Err(_) => crate::log_warn!("reading the listing cache failed: its thread stopped"),
             }
             artifact_cache::remove_listing(&dir, &key);
             list_after_load(&sandbox).await

@@ -50,6 +50,7 @@ pub mod stdio;
 pub mod upstream_pool;
 
 mod artifact_cache;
+mod background;
 mod cancel;
 mod envelope;
 mod progress;

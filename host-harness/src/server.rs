@@ -232,10 +232,7 @@ fn server_info_meta() -> MetaObject {
     meta
 }
 
-/// How much the component's loading thread yields to the serving threads (a nice value).
-const LOADER_NICE: i32 = 5;
-
-/// The sandbox as the server sees it: loaded, or still loading on a blocking thread. A warm
+/// The sandbox as the server sees it: loaded, or still loading on a thread of its own. A warm
 /// start answers `initialize` and `tools/list` from the listing cache while the component
 /// loads; the first `tools/call` waits for it.
 #[derive(Debug, Clone)]
@@ -250,22 +247,16 @@ impl SandboxSlot {
         SandboxSlot { loaded }
     }
 
-    /// Runs `load` on a thread of its own, at a lower scheduling priority (nice +5) so that on
-    /// busy cores it yields to the threads answering `initialize` and `tools/list`; calls wait
-    /// for it. A failed load fails every call with the failure `load` returned.
+    /// Runs `load` on a background thread (lower priority: it yields to the threads
+    /// answering `initialize` and `tools/list`); calls wait for it. A failed load fails every
+    /// call with the failure `load` returned.
     pub fn loading(
         load: impl FnOnce() -> Result<Sandbox, Failure> + Send + 'static,
     ) -> SandboxSlot {
         let (sender, loaded) = tokio::sync::watch::channel(None);
-        let runtime = tokio::runtime::Handle::current();
-        let spawned = std::thread::Builder::new()
-            .name("component-loader".into())
-            .spawn(move || {
-                let _runtime = runtime.enter();
-                // Linux keeps a nice value per thread: this lowers only the loader's.
-                let _ = rustix::process::setpriority_process(None, LOADER_NICE);
-                let _ = sender.send(Some(load().map(Arc::new)));
-            });
+        let spawned = crate::background::spawn("component-loader", move || {
+            let _ = sender.send(Some(load().map(Arc::new)));
+        });
         if let Err(error) = spawned {
             crate::log_error!("cannot start the component's loading thread: {error}");
             let (sender, loaded) = tokio::sync::watch::channel(Some(Err(load_failure())));
