@@ -1,7 +1,8 @@
 //! `serve` on each kind of descriptor a client may hand it as stdin and stdout: socket pairs
 //! (what Node's `child_process` makes), and regular files (a recorded session replayed). Pipes
 //! are what every other stdio test uses. Pipes and sockets are made non-blocking for the event
-//! loop, so the flags a socket had are checked to be back once the server has exited.
+//! loop, so the flags a socket had are checked to be back once the server has exited. A pipe
+//! for stdout is widened so that a whole `tools/list` answer fits in it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
@@ -86,6 +87,34 @@ fn serve_answers_over_socket_pairs_and_leaves_them_blocking() {
         "stdout was left non-blocking: the read failed after {:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn serve_widens_its_stdout_pipe_to_hold_a_whole_listing() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let mut child = command(&Env::ombi(&fake, &key))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawning host-harness");
+    let mut input = child.stdin.take().unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    input.write_all(session().as_bytes()).unwrap();
+    let mut lines = Vec::new();
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("an answer");
+        lines.push(serde_json::from_str::<Value>(&line).expect("JSON"));
+    }
+    check_answers(&lines);
+    // The size belongs to the pipe, which both ends share.
+    let widened = rustix::pipe::fcntl_getpipe_size(reader.get_ref()).unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    let (fresh, _) = rustix::pipe::pipe().unwrap();
+    assert_eq!(rustix::pipe::fcntl_getpipe_size(&fresh).unwrap(), 64 * 1024);
+    assert_eq!(widened, 1 << 20);
 }
 
 #[test]

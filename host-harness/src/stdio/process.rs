@@ -55,14 +55,28 @@ pub(super) fn process_stdio() -> (Input, Output, Restore) {
     }
     .unwrap_or_else(|| Box::new(tokio::io::stdin()));
     let output: Output = match driven(stdout.as_fd()) {
-        Some((FileType::Fifo, fd)) => pipe::Sender::from_owned_fd(fd)
-            .ok()
-            .map(|p| Box::new(p) as Output),
+        Some((FileType::Fifo, fd)) => {
+            widen(&fd);
+            pipe::Sender::from_owned_fd(fd)
+                .ok()
+                .map(|p| Box::new(p) as Output)
+        }
         Some((_, fd)) => socket(fd).map(|s| Box::new(s) as Output),
         None => None,
     }
     .unwrap_or_else(|| Box::new(tokio::io::stdout()));
     (input, output, restore)
+}
+
+/// What stdout's pipe is asked to hold (Linux's default is 64 KiB, and the most an
+/// unprivileged process may ask for is 1 MiB).
+const STDOUT_PIPE_BYTES: usize = 1 << 20;
+
+/// Asks for a pipe that holds a whole `tools/list` answer (137 KB for the Ombi tools), so it
+/// is written in one go instead of a wake-up of the writer each time the client has read 64 KiB.
+/// The kernel allots the pages only as they fill; where it refuses, the pipe keeps its size.
+fn widen(pipe: &OwnedFd) {
+    let _ = rustix::pipe::fcntl_setpipe_size(pipe, STDOUT_PIPE_BYTES);
 }
 
 /// A copy of `fd` when it is a pipe or a socket, which the reactor can drive, with its type.
