@@ -14,7 +14,11 @@
 //! carried beside it under `$defs` (keyed by its original pointer), and the interpreter
 //! resolves references as it reaches them. A recursive definition (MoviePilot's router
 //! publishes `JsonData-Input`, a JSON value whose object and array branches refer back to
-//! itself) therefore costs its own size, once. MoviePilot still validates everything.
+//! itself) therefore costs its own size, once. A definition that accepts every JSON value, as
+//! that one does, is dropped with the references to it ([`universal`]). MoviePilot still
+//! validates everything.
+
+mod universal;
 
 use crate::contract::ToolError;
 use crate::prelude::*;
@@ -99,13 +103,25 @@ impl<'a> Weakener<'a> {
             }
             queue.extend(self.defs[&r].1.iter().cloned());
         }
-        if let (false, Some(o)) = (reached.is_empty(), out.as_object_mut()) {
+        // By the pointer references use; the table keeps the original pointers.
+        let mut table: Map<String, Value> = reached
+            .iter()
+            .map(|r| (carried(r), self.defs[r].0.clone()))
+            .collect();
+        let everything = universal::universal(&table);
+        if !everything.is_empty() {
+            universal::drop_references(&mut out, &everything);
+            table
+                .values_mut()
+                .for_each(|weak| universal::drop_references(weak, &everything));
+            let still = universal::reached(&out, &table);
+            table.retain(|pointer, _| still.contains(pointer));
+        }
+        if let (false, Some(o)) = (table.is_empty(), out.as_object_mut()) {
             let table: Map<String, Value> = reached
                 .into_iter()
-                .map(|r| {
-                    let weak = self.defs[&r].0.clone();
-                    (r, weak)
-                })
+                .filter_map(|r| Some((table.remove(&carried(&r))?, r)))
+                .map(|(weak, r)| (r, weak))
                 .collect();
             o.insert("$defs".into(), Value::Object(table));
         }
