@@ -146,3 +146,13 @@ fn listings_round_trip_and_damaged_files_are_ignored() {
     assert_eq!(load_listing(&dir, "k"), None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_line_break_is_found_anywhere_and_nothing_else_counts_as_one() {
+    for text in ["a\nb", "\r", "{\"d\":\"盗梦空间\"}\r\n", "end\n"] {
+        assert!(super::holds_line_break(text), "{text:?}");
+    }
+    for text in ["", "{\"d\":\"盗梦空间 \\n escaped\"}", "\u{2028}\u{85}\t"] {
+        assert!(!super::holds_line_break(text), "{text:?}");
+    }
+}

@@ -27,7 +27,7 @@ pub(super) fn spliced(message: &ServerJsonRpcMessage, source: &dyn ListingText) 
         return None;
     };
     let text = source.listing_text(&response.id, &listed.tools)?;
-    if text.contains(['\n', '\r']) {
+    if crate::artifact_cache::holds_line_break(&text) {
         return None;
     }
     let without_tools = ServerJsonRpcMessage::Response(JsonRpcResponse {
