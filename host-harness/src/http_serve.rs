@@ -11,7 +11,8 @@
 //! * at most `max_in_flight` calls run at once (others wait, and get 503 if no slot frees
 //!   within the call timeout), each bounded by the call timeout;
 //!
-//! and SIGINT/SIGTERM stop accepting, let requests in flight finish (for up to the call
+//! and SIGINT/SIGTERM stop accepting (the connections the kernel already completed are
+//! still served: [`listener_stop`]), let requests in flight finish (for up to the call
 //! timeout) and return.
 //!
 //! Long calls ([`calls`]): a `tools/call` whose request carries `_meta.progressToken` from a
@@ -33,8 +34,9 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioTimer;
 use media_mcp_transport::Settings as Admission;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 use wasmtime_wasi_http::io::TokioIo;
 
@@ -45,8 +47,10 @@ mod admission;
 mod calls;
 mod connections;
 mod descriptors;
+mod listener_stop;
 
-use connections::{Connections, Guarded};
+use connections::{Connections, Guarded, Held};
+use listener_stop::HANDSHAKE_SETTLE;
 
 use calls::{Abandoned, ChannelBody};
 
@@ -118,10 +122,15 @@ pub async fn serve(
         options.body_timeout.as_secs()
     );
     let open = Connections::new(cap);
-    let slots = Arc::new(Semaphore::new(options.max_in_flight.max(1)));
-    let admission = Arc::new(admission);
     let (stop, stopping) = watch::channel(false);
-    let mut connections = tokio::task::JoinSet::new();
+    let shared = Shared {
+        gateway,
+        slots: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
+        admission: Arc::new(admission),
+        stopping,
+        options,
+    };
+    let mut connections = JoinSet::new();
     let mut failures = 0u32;
     tokio::pin!(shutdown);
     loop {
@@ -158,75 +167,13 @@ pub async fn serve(
                 }
             }
         };
-        let _ = stream.set_nodelay(true);
-        let (gateway, slots, admission, mut stopping) = (
-            gateway.clone(),
-            slots.clone(),
-            admission.clone(),
-            stopping.clone(),
-        );
-        connections.spawn(async move {
-            let connection = place.connection.clone();
-            let draining = stopping.clone();
-            let service = hyper::service::service_fn(move |request| {
-                let (gateway, slots, admission) = (gateway.clone(), slots.clone(), admission.clone());
-                let busy = connection.busy();
-                let draining = draining.clone();
-                async move {
-                    let mut answer = answer(&gateway, &admission, &slots, options, request).await;
-                    if *draining.borrow() {
-                        answer.headers_mut().insert(
-                            hyper::header::CONNECTION,
-                            hyper::header::HeaderValue::from_static("close"),
-                        );
-                    }
-                    Ok::<_, std::convert::Infallible>(
-                        answer.map(|body| Guarded { body, _busy: busy }),
-                    )
-                }
-            });
-            let served = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(options.header_timeout)
-                .keep_alive(true)
-                .serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(served);
-            let this = place.connection.clone();
-            let result = loop {
-                let idle_until = this
-                    .idle_deadline(options.idle_timeout)
-                    .unwrap_or_else(|| Instant::now() + options.idle_timeout);
-                tokio::select! {
-                    result = served.as_mut() => break result,
-                    _ = stopping.changed() => {
-                        if let Ok(result) = tokio::time::timeout(DRAIN_GRACE, served.as_mut()).await {
-                            break result;
-                        }
-                        served.as_mut().graceful_shutdown();
-                        break served.as_mut().await;
-                    }
-                    () = this.close.notified() => {
-                        served.as_mut().graceful_shutdown();
-                        break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
-                    }
-                    () = tokio::time::sleep_until(idle_until) => {
-                        if this.idle_deadline(options.idle_timeout).is_some_and(|d| d <= Instant::now()) {
-                            served.as_mut().graceful_shutdown();
-                            break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
-                        }
-                    }
-                }
-            };
-            drop(place);
-            if let Err(e) = result {
-                crate::log_debug!("connection from {peer}: {e}");
-            }
-        });
+        spawn_connection(&mut connections, &shared, place, stream, peer);
         // Reap finished connections so the set does not grow.
         while connections.try_join_next().is_some() {}
     }
     crate::log_info!("shutting down: no new connections, finishing requests in flight");
     let _ = stop.send(true);
+    take_last_connections(&listener, &open, &mut connections, &shared).await;
     drop(listener);
     let drained = tokio::time::timeout(options.shutdown_grace, async {
         while connections.join_next().await.is_some() {}
@@ -241,6 +188,123 @@ pub async fn serve(
         connections.abort_all();
     }
     Ok(())
+}
+
+/// What every connection's task shares.
+#[derive(Clone)]
+struct Shared {
+    gateway: Arc<Gateway>,
+    slots: Arc<Semaphore>,
+    admission: Arc<Admission>,
+    stopping: watch::Receiver<bool>,
+    options: HttpOptions,
+}
+
+/// Serves one accepted connection in `place` until it closes, or until shutdown has let it
+/// finish what it was doing.
+fn spawn_connection(
+    connections: &mut JoinSet<()>,
+    shared: &Shared,
+    place: Held,
+    stream: TcpStream,
+    peer: SocketAddr,
+) {
+    let _ = stream.set_nodelay(true);
+    let Shared {
+        gateway,
+        slots,
+        admission,
+        mut stopping,
+        options,
+    } = shared.clone();
+    connections.spawn(async move {
+        let connection = place.connection.clone();
+        let draining = stopping.clone();
+        let service = hyper::service::service_fn(move |request| {
+            let (gateway, slots, admission) = (gateway.clone(), slots.clone(), admission.clone());
+            let busy = connection.busy();
+            let draining = draining.clone();
+            async move {
+                let mut answer = answer(&gateway, &admission, &slots, options, request).await;
+                if *draining.borrow() {
+                    answer.headers_mut().insert(
+                        hyper::header::CONNECTION,
+                        hyper::header::HeaderValue::from_static("close"),
+                    );
+                }
+                Ok::<_, std::convert::Infallible>(
+                    answer.map(|body| Guarded { body, _busy: busy }),
+                )
+            }
+        });
+        let served = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(options.header_timeout)
+            .keep_alive(true)
+            .serve_connection(TokioIo::new(stream), service);
+        tokio::pin!(served);
+        let this = place.connection.clone();
+        let result = loop {
+            let idle_until = this
+                .idle_deadline(options.idle_timeout)
+                .unwrap_or_else(|| Instant::now() + options.idle_timeout);
+            tokio::select! {
+                result = served.as_mut() => break result,
+                _ = stopping.changed() => {
+                    if let Ok(result) = tokio::time::timeout(DRAIN_GRACE, served.as_mut()).await {
+                        break result;
+                    }
+                    served.as_mut().graceful_shutdown();
+                    break served.as_mut().await;
+                }
+                () = this.close.notified() => {
+                    served.as_mut().graceful_shutdown();
+                    break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                }
+                () = tokio::time::sleep_until(idle_until) => {
+                    if this.idle_deadline(options.idle_timeout).is_some_and(|d| d <= Instant::now()) {
+                        served.as_mut().graceful_shutdown();
+                        break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                    }
+                }
+            }
+        };
+        drop(place);
+        if let Err(e) = result {
+            crate::log_debug!("connection from {peer}: {e}");
+        }
+    });
+}
+
+/// Serves the connections that reach the listener as it stops. Closing it would reset them,
+/// so new handshakes are refused first, those under way get [`HANDSHAKE_SETTLE`] to complete,
+/// and every connection the kernel queued is accepted before it closes ([`listener_stop`]).
+async fn take_last_connections(
+    listener: &TcpListener,
+    open: &Arc<Connections>,
+    connections: &mut JoinSet<()>,
+    shared: &Shared,
+) {
+    let settle = match listener_stop::refuse_new_handshakes(listener) {
+        Ok(()) => HANDSHAKE_SETTLE,
+        Err(e) => {
+            crate::log_debug!("new connections are not refused before the listener closes: {e}");
+            Duration::ZERO
+        }
+    };
+    let until = Instant::now() + settle;
+    let mut taken = 0usize;
+    while let Ok(Ok((stream, peer))) = tokio::time::timeout_at(until, listener.accept()).await {
+        spawn_connection(connections, shared, open.place().await, stream, peer);
+        taken += 1;
+    }
+    for (stream, peer) in listener_stop::queued(listener) {
+        spawn_connection(connections, shared, open.place().await, stream, peer);
+        taken += 1;
+    }
+    if taken > 0 {
+        crate::log_debug!("{taken} connection(s) reached the listener as it stopped; serving them");
+    }
 }
 
 async fn answer(

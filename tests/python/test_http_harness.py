@@ -5,6 +5,7 @@ flight, and a clean stop on SIGTERM that lets the request in flight finish.
 import json
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -96,3 +97,60 @@ def test_sigterm_finishes_the_request_in_flight_then_exits_cleanly(slow_upstream
     text = s.log.read_text()
     assert "shutting down" in text and "stopped" in text
     assert key not in text and TOKEN not in text
+
+
+PING = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}).encode()
+
+
+def ping_on_a_new_connection(port):
+    """"refused" when the connection is refused or its handshake never completes; else
+    "answered" with an HTTP status line, or "lost": the request was sent on an open connection
+    and the server reset or closed it without an answer."""
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    except OSError:
+        return "refused"
+    try:
+        sock.settimeout(10)
+        sock.sendall(
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Accept: application/json, text/event-stream\r\nConnection: close\r\n"
+            + f"Authorization: Bearer {TOKEN}\r\nContent-Length: {len(PING)}\r\n\r\n".encode() + PING)
+        head = sock.recv(64)
+    except OSError:
+        return "lost"
+    finally:
+        sock.close()
+    return "answered" if head.startswith(b"HTTP/1.1 200") else "lost"
+
+
+def test_a_connection_that_reaches_the_stopping_server_is_answered_or_refused(slow_upstream, tmp_path):
+    """Closing a listener resets the connections the kernel queued for it and the handshakes
+    under way, after their clients may have sent a request (a balancer cannot retry that POST).
+    Clients connecting in a tight loop across SIGTERM each get an answer or a refused
+    connection, never a request lost on an open one."""
+    s = harness(slow_upstream, tmp_path)
+    outcomes = []
+    done = threading.Event()
+
+    def client():
+        while not done.is_set():
+            outcome = ping_on_a_new_connection(s.port)
+            outcomes.append(outcome)
+            if outcome == "refused":
+                return
+
+    threads = [threading.Thread(target=client) for _ in range(6)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(1.0)
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(timeout=30) == 0
+    finally:
+        done.set()
+        for t in threads:
+            t.join(30)
+        s.stop()
+    assert outcomes.count("answered") > 0 and outcomes.count("refused") == len(threads), outcomes
+    assert "lost" not in outcomes, f"{outcomes.count('lost')} of {len(outcomes)} requests lost"
