@@ -4,8 +4,11 @@
 # `@modelcontextprotocol/sdk` into target/bench/node), runs the criterion micro-benchmarks and
 # the driver, and writes BENCHMARKS.md.
 #
-#   ./scripts/bench.sh           full run (about 5 minutes on 2 cores once built)
-#   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI); peers whose
+#   ./scripts/bench.sh           full run (about 5 minutes on 2 cores once built); measures the
+#                                harness binary deployments run, target/dist/host-harness
+#                                (scripts/build-dist.sh: an 8-minute LTO build the first time)
+#   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI), with the release
+#                                harness the tests run; peers whose
 #                                packages cannot be installed are skipped and the report says so;
 #                                writes target/bench/BENCHMARKS.smoke.md instead
 #   ./scripts/bench.sh --only=upstream   only the upstream connection-reuse rows, printed
@@ -26,6 +29,16 @@ fi
 
 ./scripts/build-component.sh
 ./scripts/build-native.sh
+
+# The harness measured as "ours": the deployed (dist) build in a full run; the release build
+# the tests run in smoke and partial runs, which then need no LTO build. The driver takes it as
+# --harness=, the Python scripts (engine-cost.py, frontdoor-load.py) as HOST_HARNESS.
+harness=target/release/host-harness
+if [[ -z "$smoke" && -z "$only" ]]; then
+  ./scripts/build-dist.sh
+  harness=target/dist/host-harness
+fi
+export HOST_HARNESS="$PWD/$harness"
 
 if [[ -n "$only" ]]; then
   # The connection-reuse rows alone (no peers, no micro-benchmarks).
@@ -55,7 +68,7 @@ else
   cargo bench --locked --workspace --bench micro -- --warm-up-time 1 --measurement-time 3
 fi
 
-target/release/media-mcp-bench $smoke
+target/release/media-mcp-bench $smoke --harness="$harness"
 
 # What each engine serving the HTTP component costs per request (host CPU): its own section of
 # BENCHMARKS.md, written after the driver's (scripts/engine-cost.py; smoke: a few calls, to

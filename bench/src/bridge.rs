@@ -192,7 +192,7 @@ async fn measure_mode(
 /// The harness or the fake fails, or a call does not succeed.
 pub async fn run(root: &Path, plan: Plan) -> anyhow::Result<BridgeResult> {
     let wasm = root.join("target/media_mcp.wasm");
-    let harness = root.join("target/release/host-harness");
+    let harness = crate::harness(root);
     for path in [&wasm, &harness] {
         anyhow::ensure!(
             path.is_file(),

@@ -102,7 +102,7 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
     let node_server = root.join("target/bench/node/server.mjs");
     let mut ours_env = env.to_vec();
     ours_env.push(("MEDIA_MCP_HTTP_TOKENS".into(), format!("bench={TOKEN}")));
-    let harness = root.join("target/release/host-harness");
+    let harness = crate::harness(root);
     let mut harness_env = ours_env.clone();
     harness_env.push((
         "MEDIA_MCP_COMPONENT".into(),
@@ -132,7 +132,10 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
         } else {
             Err((
                 "host-harness serve --http".into(),
-                "target/release/host-harness or target/media_mcp_http.wasm is missing".into(),
+                format!(
+                    "{} or target/media_mcp_http.wasm is missing",
+                    harness.display()
+                ),
             ))
         },
         if runs(&wasmtime, "--version") && component.is_file() {

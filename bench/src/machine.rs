@@ -45,6 +45,10 @@ pub fn environment(root: &Path) -> Vec<(String, String)> {
         ("CPU".into(), format!("{cpu}, {cores} cores available")),
         ("kernel".into(), kernel.trim().to_owned()),
         ("rustc".into(), command_line("rustc", &["--version"])),
+        (
+            "harness binary (ours)".into(),
+            shown_path(root, &crate::harness(root)),
+        ),
         ("python mcp".into(), mcp),
         ("node".into(), command_line("node", &["--version"])),
         ("@modelcontextprotocol/sdk".into(), sdk),
@@ -58,4 +62,12 @@ pub fn load_average() -> String {
         .ok()
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|| "unknown".into())
+}
+
+/// `path` relative to the repository `root` when it is under it, for the report.
+pub fn shown_path(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }

@@ -47,6 +47,17 @@ use anyhow::Context as _;
 
 use plan::{Only, Plan};
 
+/// The harness binary measured as "ours" (`--harness=PATH`; by default the release build).
+static HARNESS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The harness binary measured as "ours", under `root` unless `--harness=` named one.
+pub(crate) fn harness(root: &Path) -> PathBuf {
+    HARNESS
+        .get()
+        .cloned()
+        .unwrap_or_else(|| root.join("target/release/host-harness"))
+}
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -67,14 +78,21 @@ fn main() -> anyhow::Result<()> {
             "--only=upstream" => only_upstream = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--only=bridge | --only=upstream | --only=python,typescript,http,bridge,reuse]\n\
+                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--harness=PATH] [--only=bridge | --only=upstream | --only=python,typescript,http,bridge,reuse]\n\
                      (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
                      alone and prints them, --only=upstream the upstream connection-reuse rows; a list\n\
-                     picks which servers besides the floor and ours to measure, for iterating on one row)"
+                     picks which servers besides the floor and ours to measure, for iterating on one row;\n\
+                     --harness= names the host-harness binary measured, target/release/host-harness by default)"
                 );
                 return Ok(());
             }
             other if other.starts_with("--out=") => out = Some(PathBuf::from(&other[6..])),
+            other if other.starts_with("--harness=") => {
+                let path = std::path::absolute(&other[10..])?;
+                HARNESS
+                    .set(path)
+                    .map_err(|_| anyhow::anyhow!("--harness= given twice"))?;
+            }
             other if other.starts_with("--only=") => only = Only::parse(&other[7..])?,
             other => anyhow::bail!("unknown argument {other:?} (try --help)"),
         }

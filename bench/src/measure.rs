@@ -89,7 +89,7 @@ impl Results {
 /// A server that is expected to work (the floor, ours) fails.
 pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Results> {
     let wasm = root.join("target/media_mcp.wasm");
-    let harness = root.join("target/release/host-harness");
+    let harness = crate::harness(root);
     let floor_server = root.join("target/release/bench-floor-server");
     for path in [&wasm, &harness, &floor_server] {
         anyhow::ensure!(

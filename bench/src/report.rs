@@ -530,7 +530,7 @@ pub fn render(
            `ApiKey` header and returns the parsed body as structured content — no validation, \
            projection or byte cap. Python: `mcp` (MCPServer) with its own httpx2 client; TypeScript: \
            `@modelcontextprotocol/sdk` (McpServer) with Node's fetch.\n\
-         * **Ours**: `target/release/host-harness serve` with `target/media_mcp.wasm`, default settings \
+         * **Ours**: `host-harness serve` (the binary the machine table names) with `target/media_mcp.wasm`, default settings \
            (a fresh wasm instance per call, 64 MiB memory limit, log level info to stderr, which the \
            driver discards); the compiled-artifact cache in `target/bench/cwasm-cache`, warmed by one \
            unmeasured start.\n\

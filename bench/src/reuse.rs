@@ -46,7 +46,7 @@ struct Subject {
 ///
 /// The harness or a fake fails to start, or a call fails.
 pub async fn run(root: &Path, plan: Plan) -> anyhow::Result<Vec<ReuseResult>> {
-    let harness = root.join("target/release/host-harness");
+    let harness = crate::harness(root);
     let wasm = root.join("target/media_mcp.wasm");
     let cache_dir = root.join("target/bench/cwasm-cache");
     let ca = TestCa::new("media-mcp bench CA");

@@ -56,7 +56,9 @@ def wait_for_port(port: int, proc: subprocess.Popen, log: Path):
     raise RuntimeError(f"the server did not listen on {port} in {START_TIMEOUT_S} s: {log.read_text()}")
 
 
-HARNESS = ROOT / "target" / "release" / "host-harness"
+# The harness binary: the release build the tests run, or the one `HOST_HARNESS` names
+# (scripts/bench.sh points it at the `dist` build it measures).
+HARNESS = Path(os.environ.get("HOST_HARNESS") or ROOT / "target" / "release" / "host-harness")
 HARNESS_CACHE = ROOT / "target" / "tmp" / "media-mcp-py-cache"
 
 # The two hosts of the HTTP transport the tests run: the same component, the same MCP.
