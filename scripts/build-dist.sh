@@ -7,5 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/build-component.sh
-cargo build --locked --profile dist -p host-harness --bin host-harness
+# `--workspace` resolves the features of shared crates as the tests' release build does
+# (scripts/build-native.sh): with `-p host-harness` alone serde_json, for one, would lose
+# `float_roundtrip`, and the deployed binary would parse numbers differently from the tested one.
+cargo build --locked --profile dist --workspace --bin host-harness
 echo "harness: target/dist/host-harness ($(stat -c %s target/dist/host-harness) bytes)"
