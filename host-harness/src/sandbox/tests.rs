@@ -4,7 +4,7 @@ use std::time::Duration;
 use super::*;
 
 /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
-/// any other tool traps.
+/// `write*` leaves a mark in memory that makes `list-tools` trap, then each tool traps.
 fn failing_sandbox(call_timeout: Duration) -> Sandbox {
     failing_sandbox_with_slots(call_timeout, INSTANCE_SLOTS)
 }
@@ -181,6 +181,19 @@ fn more_sequential_calls_than_instance_slots_reuse_the_slots() {
             let failure = sandbox.call_tool("grow", "{}", &context()).await;
             assert_eq!(failure.unwrap_err().kind, FailureKind::OutOfMemory);
             assert!(sandbox.list_tools().await.is_ok());
+        }
+    });
+}
+
+#[test]
+fn what_a_call_wrote_to_memory_is_gone_in_the_next_instance_of_its_slot() {
+    let sandbox = failing_sandbox_with_slots(Duration::from_secs(5), 1);
+    runtime().block_on(async {
+        for _ in 0..5 {
+            let failure = sandbox.call_tool("write", "{}", &context()).await;
+            assert_eq!(failure.unwrap_err().kind, FailureKind::Trap);
+            let listed = sandbox.list_tools().await;
+            assert!(listed.is_ok(), "the mark survived into the next instance");
         }
     });
 }

@@ -1,5 +1,6 @@
 ;; A hand-written component implementing the `plugin` world's `tools` export whose calls fail
-;; on purpose (sandbox unit tests: CPU-bound guests, traps, memory limits). list-tools is empty.
+;; on purpose (sandbox unit tests: CPU-bound guests, traps, memory limits). list-tools is empty,
+;; and traps when it finds the mark "write..." leaves in memory.
 (component
   (core module $m
     (memory (export "memory") 1)
@@ -10,15 +11,18 @@
       (global.set $heap (i32.add (global.get $heap) (local.get 3)))
       (local.get $p))
     (func (export "list-tools") (result i32)
+      (if (i32.load (i32.const 1024)) (then unreachable))
       (i32.store (i32.const 16) (i32.const 0))
       (i32.store (i32.const 20) (i32.const 0))
       (i32.const 16))
     (func (export "call-tool") (param $np i32) (param $nl i32) (param i32 i32 i32 i32 i32 i32 i32) (result i32)
       ;; The tool name's first byte picks a failure: "loop..." spins, "grow..." asks for 128 MiB
-      ;; more memory, anything else hits `unreachable`.
+      ;; more memory, "write..." leaves a mark in memory; then each hits `unreachable`.
       (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 108)) (then (loop $spin (br $spin))))
       (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 103))
         (then (drop (memory.grow (i32.const 2048)))))
+      (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 119))
+        (then (i32.store (i32.const 1024) (i32.const 1))))
       unreachable)
   )
   (core instance $i (instantiate $m))
