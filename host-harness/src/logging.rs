@@ -4,6 +4,7 @@
 //! Levels come from `MEDIA_MCP_LOG` (`error`, `warn`, `info` (default), `debug`, `off`). Callers
 //! must not pass secrets or request headers; the policy layer only ever logs origins and paths.
 
+use std::io::Write as _;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// How much to print.
@@ -64,8 +65,15 @@ pub fn enabled(level: Level) -> bool {
 /// Prints one event; use the `log_*!` macros instead.
 pub fn emit(level: Level, args: std::fmt::Arguments<'_>) {
     if enabled(level) {
-        eprintln!("media-mcp {}: {args}", level.label());
+        // Stderr is unbuffered: formatted straight into it, a line is one `write` per piece
+        // (eleven for a call's line), and pieces of lines from two threads can interleave.
+        let _ = std::io::stderr().write_all(line(level, args).as_bytes());
     }
+}
+
+/// The text of one event, newline included.
+fn line(level: Level, args: std::fmt::Arguments<'_>) -> String {
+    format!("media-mcp {}: {args}\n", level.label())
 }
 
 /// Logs at error level.
@@ -80,3 +88,14 @@ macro_rules! log_info { ($($arg:tt)*) => { $crate::logging::emit($crate::logging
 /// Logs at debug level.
 #[macro_export]
 macro_rules! log_debug { ($($arg:tt)*) => { $crate::logging::emit($crate::logging::Level::Debug, format_args!($($arg)*)) } }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_is_one_labelled_line() {
+        let text = line(Level::Warn, format_args!("call {} [{}] failed", "t", 7));
+        assert_eq!(text, "media-mcp warn: call t [7] failed\n");
+    }
+}
