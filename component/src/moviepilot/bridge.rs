@@ -51,18 +51,27 @@ pub(super) fn refresh(
     let found = discover(client, complete)?;
     let generation = memo.index().map_or(1, |i| i.generation.wrapping_add(1));
     let mut prepared = None;
-    for tool in found.tools.iter().filter(|t| !t.projected) {
-        match called {
-            Some((name, args)) if name == tool.name => {
-                prepared = Some(memo.prepare(generation, name, &tool.input_schema, args));
-            }
-            _ if memo.enabled() => {
-                memo.prepare(generation, &tool.name, &tool.input_schema, &Value::Null);
-            }
-            _ => {}
+    let mut index = Index::new(generation, version, &found);
+    for (tool, indexed) in found.tools.iter().zip(&mut index.tools) {
+        if tool.projected {
+            continue;
         }
+        // The argument naming the tool's operations, so a call reads its operation's entry alone.
+        indexed.key = match called {
+            Some((name, args)) if name == tool.name => {
+                let ready = memo.prepare(generation, name, &tool.input_schema, args);
+                let key = ready.form.key().map(str::to_owned);
+                prepared = Some(ready);
+                key
+            }
+            _ if memo.enabled() => memo
+                .prepare(generation, &tool.name, &tool.input_schema, &Value::Null)
+                .form
+                .key()
+                .map(str::to_owned),
+            _ => continue,
+        };
     }
-    let index = Index::new(generation, version, &found);
     memo.put_index(&index);
     Ok((index, found, prepared))
 }
@@ -170,7 +179,11 @@ impl BridgedCall<'_> {
             Ok(args) => args,
             Err(e) => return Round::Answer(Reply::failure(e.clone())),
         };
-        let form = match ready.or_else(|| self.memo.prepared(index.generation, self.name, args)) {
+        let stored = || {
+            let key = tool.key.as_deref();
+            self.memo.prepared(index.generation, self.name, key, args)
+        };
+        let form = match ready.or_else(stored) {
             Some(form) => form,
             None if tool.projected => match full_schema(self.client, self.name) {
                 Ok(full) => self.memo.prepare(index.generation, self.name, &full, args),

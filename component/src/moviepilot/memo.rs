@@ -4,19 +4,21 @@
 //! Entries are keyed by the endpoint URL and the schema mode, and hold what a call needs in the
 //! form it needs it, never MoviePilot's whole schema:
 //!
-//! - the index: the protocol version negotiated, each tool's name and whether its listed schema
-//!   is a projection, the problems discovery reported, and a generation number that a refresh
-//!   increases;
+//! - the index: the protocol version negotiated, each tool's name, whether its listed schema
+//!   is a projection and the argument that names its operations (when its form has them), the
+//!   problems discovery reported, and a generation number that a refresh increases;
 //! - per tool and generation, its checking form: the weakened schema (see [`super::schema`]),
 //!   or, for a tool whose `oneOf`/`anyOf` branches are told apart by an `operation_id` or
 //!   `action` constant, the weakened schema without the branches;
 //! - per tool and generation with operations, the operation names, read only when a call names
 //!   an operation whose branch is not stored;
 //! - per operation and generation, that operation's weakened branch with the weakened
-//!   definitions it refers to (each definition weakened once per schema, never inlined).
+//!   definitions it refers to (each definition weakened once per schema, never inlined), beside
+//!   the form's schema without the branches.
 //!
-//! A call therefore reads and parses the small form and one small branch, whatever the size of
-//! the whole schema and however many operations it has.
+//! A call therefore reads and parses one small entry (the operation's, when the index names the
+//! argument that selects it; else the form and then the branch), whatever the size of the whole
+//! schema and however many operations it has.
 //! The host may drop any entry; a missing one is read as "ask MoviePilot again".
 
 use super::config::MoviePilotConfig;
@@ -28,7 +30,7 @@ use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// Names the layout of the entries; a change of layout changes it, so old entries are ignored.
-const FORMAT: &str = "moviepilot-catalogue/2";
+const FORMAT: &str = "moviepilot-catalogue/3";
 
 /// One tool of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +39,8 @@ pub struct IndexedTool {
     pub name: String,
     /// Whether its listed schema was a projection (the full one comes from the schema helper).
     pub projected: bool,
+    /// The argument naming its operation, when its stored form has operations.
+    pub key: Option<String>,
 }
 
 /// What discovery found, without the schemas.
@@ -64,6 +68,7 @@ impl Index {
                 .map(|t| IndexedTool {
                     name: t.name.clone(),
                     projected: t.projected,
+                    key: None,
                 })
                 .collect(),
             problems: found.problems.clone(),
@@ -81,7 +86,7 @@ impl Index {
         let tools: Vec<Value> = self
             .tools
             .iter()
-            .map(|t| json!([t.name, t.projected]))
+            .map(|t| json!([t.name, t.projected, t.key]))
             .collect();
         json!({"generation": self.generation, "version": self.version, "tools": tools, "problems": self.problems})
     }
@@ -92,9 +97,14 @@ impl Index {
             .as_array()?
             .iter()
             .map(|t| {
+                let key = match t.get(2)? {
+                    Value::Null => None,
+                    k => Some(k.as_str()?.to_owned()),
+                };
                 Some(IndexedTool {
                     name: t.get(0)?.as_str()?.to_owned(),
                     projected: t.get(1)?.as_bool()?,
+                    key,
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -129,6 +139,14 @@ pub enum Form {
 }
 
 impl Form {
+    /// The argument naming the operation, for a form with operations.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Form::Whole(_) => None,
+            Form::Operations { key, .. } => Some(key),
+        }
+    }
+
     /// The operation `args` name, for a form with operations.
     pub fn operation<'a>(&self, args: &'a Value) -> Option<&'a str> {
         match self {
@@ -198,9 +216,9 @@ pub fn check(tool: &str, prepared: &Prepared, args: &Value) -> Result<(), Refuse
     }
 }
 
-/// The checking form of `schema`, giving each operation's key, name and weakened branch to
-/// `branch` as it is made, in schema order (so they need not all be held at once).
-pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form {
+/// The checking form of `schema`, giving the form with each operation's name and weakened
+/// branch to `branch` as it is made, in schema order (so they need not all be held at once).
+pub fn build(schema: &Value, branch: &mut dyn FnMut(&Form, &str, Value)) -> Form {
     let combinators = ["oneOf", "anyOf"]
         .iter()
         .filter(|k| schema.get(**k).is_some())
@@ -212,6 +230,15 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
     let mut weakener = Weakener::new(schema);
     let (Some(key), 1) = (key, combinators) else {
         return Form::Whole(weakener.weaken(schema));
+    };
+    let mut rest: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
+    rest.remove("oneOf");
+    rest.remove("anyOf");
+    rest.remove("$defs");
+    rest.remove("definitions");
+    let form = Form::Operations {
+        key: (*key).to_owned(),
+        rest: weakener.weaken(&Value::Object(rest)),
     };
     let mut operations: Vec<&str> = Vec::new();
     for (i, b) in parts.iter().enumerate() {
@@ -239,19 +266,11 @@ pub fn build(schema: &Value, branch: &mut dyn FnMut(&str, &str, Value)) -> Form 
                 }
                 json!({"anyOf": fitting, "$defs": defs})
             };
-            branch(key, name, joined);
+            branch(&form, name, joined);
             operations.push(name);
         }
     }
-    let mut rest: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
-    rest.remove("oneOf");
-    rest.remove("anyOf");
-    rest.remove("$defs");
-    rest.remove("definitions");
-    Form::Operations {
-        key: (*key).to_owned(),
-        rest: weakener.weaken(&Value::Object(rest)),
-    }
+    form
 }
 
 /// A form ready for one call: the form and the branch of the operation the call names.
@@ -267,6 +286,19 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// An operation's stored entry (the form's `rest` and the branch) as the form of `key`.
+    fn from_entry(key: &str, mut entry: Value) -> Option<Self> {
+        let o = entry.as_object_mut()?;
+        Some(Prepared {
+            form: Form::Operations {
+                key: key.to_owned(),
+                rest: o.remove("rest")?,
+            },
+            branch: Some(o.remove("branch")?),
+            operations: None,
+        })
+    }
+
     /// Whether `other` checks arguments as this one does.
     pub fn checks_as(&self, other: &Prepared) -> bool {
         self.form == other.form && self.branch == other.branch
@@ -331,12 +363,30 @@ impl<'a> Memo<'a> {
     }
 
     /// The stored form of `tool` with the branch `args` name (or, when that is not stored, the
-    /// tool's operation names), if the host has the form.
-    pub fn prepared(&self, generation: u64, tool: &str, args: &Value) -> Option<Prepared> {
+    /// tool's operation names), if the host has the form. With `key`, the argument the index
+    /// says names the tool's operation, the operation's entry alone is read when it is stored.
+    pub fn prepared(
+        &self,
+        generation: u64,
+        tool: &str,
+        key: Option<&str>,
+        args: &Value,
+    ) -> Option<Prepared> {
+        let named = key.and_then(|k| Some((k, args.get(k)?.as_str()?)));
+        if let Some((key, op)) = named
+            && let Some(entry) = self.read(&self.operation_key(generation, tool, op))
+        {
+            return Prepared::from_entry(key, entry);
+        }
         let form = Form::from_json(self.read(&self.form_key(generation, tool))?)?;
-        let branch = form
-            .operation(args)
-            .and_then(|op| self.read(&self.operation_key(generation, tool, op)));
+        let branch = match form.operation(args) {
+            // Just read and not there.
+            Some(op) if named.is_some_and(|(k, o)| Some(k) == form.key() && o == op) => None,
+            Some(op) => self
+                .read(&self.operation_key(generation, tool, op))
+                .and_then(|mut entry| entry.get_mut("branch").map(Value::take)),
+            None => None,
+        };
         let operations = match (&form, &branch) {
             (Form::Operations { .. }, None) => self
                 .read(&self.operations_key(generation, tool))
@@ -355,12 +405,16 @@ impl<'a> Memo<'a> {
     pub fn prepare(&self, generation: u64, tool: &str, schema: &Value, args: &Value) -> Prepared {
         let mut wanted: Option<Value> = None;
         let mut operations: Vec<String> = Vec::new();
-        let mut sink = |key: &str, op: &str, weak: Value| {
+        let mut sink = |form: &Form, op: &str, weak: Value| {
+            let Form::Operations { key, rest } = form else {
+                return;
+            };
             if self.enabled() {
+                let entry = format!(r#"{{"rest":{rest},"branch":{weak}}}"#);
                 self.cache
-                    .set(&self.operation_key(generation, tool, op), &weak.to_string());
+                    .set(&self.operation_key(generation, tool, op), &entry);
             }
-            if args.get(key).and_then(Value::as_str) == Some(op) {
+            if args.get(key.as_str()).and_then(Value::as_str) == Some(op) {
                 wanted = Some(weak);
             }
             operations.push(op.to_owned());

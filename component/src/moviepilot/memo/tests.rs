@@ -34,8 +34,8 @@ fn refs(node: &Value) -> Vec<String> {
 
 fn split(schema: &Value) -> (Form, Vec<(String, Value)>) {
     let mut parts = Vec::new();
-    let form = build(schema, &mut |key, op, weak| {
-        assert_eq!(key, "operation_id");
+    let form = build(schema, &mut |form, op, weak| {
+        assert_eq!(form.key(), Some("operation_id"));
         parts.push((op.to_owned(), weak));
     });
     (form, parts)
@@ -158,9 +158,11 @@ fn a_call_reads_a_form_and_a_branch_whose_size_does_not_grow_with_the_operations
         let memo = Memo::new(&cache, &cfg);
         let args = json!({"operation_id": "op.0001"});
         let fresh = memo.prepare(1, "t", &schema(n), &args);
-        let stored = memo.prepared(1, "t", &args).expect("stored");
-        assert!(stored.checks_as(&fresh) && stored.operations.is_none());
-        assert!(check("t", &stored, &args).is_ok());
+        for key in [Some("operation_id"), None] {
+            let stored = memo.prepared(1, "t", key, &args).expect("stored");
+            assert!(stored.checks_as(&fresh) && stored.operations.is_none());
+            assert!(check("t", &stored, &args).is_ok());
+        }
         let map = cache.map.borrow();
         let size = |what: &str| {
             map.iter()
@@ -177,10 +179,18 @@ fn index_and_forms_read_back_as_written() {
     let index = Index {
         generation: 7,
         version: "2025-06-18".into(),
-        tools: vec![IndexedTool {
-            name: "moviepilot_api".into(),
-            projected: true,
-        }],
+        tools: vec![
+            IndexedTool {
+                name: "moviepilot_api".into(),
+                projected: false,
+                key: Some("operation_id".into()),
+            },
+            IndexedTool {
+                name: "search_media".into(),
+                projected: true,
+                key: None,
+            },
+        ],
         problems: vec!["tool `x` listed twice; the first is kept".into()],
     };
     assert_eq!(Index::from_json(&index.to_json()), Some(index));
@@ -212,4 +222,53 @@ fn a_recursive_definition_used_by_every_operation_is_stored_once_per_branch_at_i
     }
     let args = json!({"operation_id": "op.7", "query": {"page": 1, "count": 20, "f": {"a": [[1], {"b": null}]}}});
     assert!(check("t", &ready(&form, &parts, &args), &args).is_ok());
+}
+
+/// A host cache that counts its reads.
+#[derive(Default)]
+struct Counting {
+    inner: crate::testing::MemoryCache,
+    reads: std::cell::Cell<usize>,
+}
+
+impl HostCache for Counting {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        self.reads.set(self.reads.get() + 1);
+        self.inner.get(key)
+    }
+
+    fn set(&self, key: &str, value: &str) {
+        self.inner.set(key, value);
+    }
+}
+
+#[test]
+fn with_the_key_the_index_names_a_call_reads_only_its_operation_entry() {
+    let cache = Counting::default();
+    let url = |k: &str| (k == "MOVIEPILOT_URL").then(|| "http://mp.test/mcp".to_owned());
+    let cfg = crate::moviepilot::config::from_lookup(&url, &mut Vec::new()).expect("config");
+    let memo = Memo::new(&cache, &cfg);
+    let args = json!({"operation_id": "media.search", "query": {"title": "Dune"}});
+    let fresh = memo.prepare(1, "t", &api(), &args);
+    for (key, reads) in [(Some("operation_id"), 1), (None, 2)] {
+        cache.reads.set(0);
+        let stored = memo.prepared(1, "t", key, &args).expect("stored");
+        assert!(stored.checks_as(&fresh), "{key:?}");
+        assert_eq!(cache.reads.get(), reads, "{key:?}");
+    }
+    // An operation that is not stored: the form and the names tell it is unknown.
+    let unknown = json!({"operation_id": "nope"});
+    cache.reads.set(0);
+    let stored = memo
+        .prepared(1, "t", Some("operation_id"), &unknown)
+        .expect("form");
+    assert_eq!(cache.reads.get(), 3);
+    assert!(matches!(
+        check("t", &stored, &unknown),
+        Err(Refused::Invalid(_))
+    ));
 }

@@ -408,6 +408,9 @@ fn torrent_searches_get_300_s_and_a_timeout_after_a_sent_write_is_unknown() {
     );
     let args = json!({"operation_id": "search.torrents"}).to_string();
     assert!(plugin.call_deadline_ms("moviepilot_api", &args) >= 300_000);
+    // The id is found beside other arguments and when written with escapes.
+    let escaped = r#"{"query": {"title": "x", "n": [1, {"a": null}]}, "operation_id": "search\u002etorrents"}"#;
+    assert!(plugin.call_deadline_ms("moviepilot_api", escaped) >= 300_000);
     assert_eq!(
         plugin.call_deadline_ms("search_media", "{}"),
         media_mcp_wire::settings::CALL_DEADLINE.default
