@@ -21,11 +21,13 @@ rustup target add wasm32-wasip2 >/dev/null 2>&1 || rustup target add wasm32-wasi
 out=target/wasm32-wasip2/wasm
 mkdir -p "$out/component"
 
-# Core modules: `cargo rustc` passes the linker flag to the one crate it builds, and
-# `--crate-type cdylib` leaves out the rlib the native tests use.
+# Core modules: `cargo rustc` passes the linker flags to the one crate it builds, and
+# `--crate-type cdylib` leaves out the rlib the native tests use. `--initial-heap` gives each
+# module 512 KiB of heap in its initial memory, which guest-rt's allocator uses before it
+# grows memory (a call rarely needs more).
 for package in media-mcp media-mcp-transport media-mcp-no-cache; do
   cargo rustc --locked -p "$package" --lib --crate-type cdylib --target wasm32-wasip2 \
-    --profile wasm -- -C link-arg=--skip-wit-component
+    --profile wasm -- -C link-arg=--skip-wit-component -C link-arg=--initial-heap=524288
 done
 
 # wasm-opt, installed with `npm ci` when the lock file changed since the last install.

@@ -13,9 +13,11 @@
 
 extern crate alloc;
 
-/// The allocator std would have brought (the same dlmalloc).
+mod heap;
+
+/// The allocator std would have brought (the same dlmalloc), started on the initial memory.
 #[global_allocator]
-static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+static ALLOCATOR: heap::Heap = heap::Heap::new();
 
 /// A panic is a bug: trap, and let the host turn it into `INTERNAL_ERROR`.
 #[panic_handler]
