@@ -10,6 +10,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::artifact_cache;
+use crate::background::Gate;
 use crate::cli::{Command, Common};
 use crate::config::{RawSettings, Settings};
 use crate::policy::{Policy, guest_env};
@@ -72,12 +73,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Serve(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
             block_on(async move {
-                let (sandbox, catalogue) = start_serving(&settings).await?;
+                // Loading waits until the handshake is answered (see `background::Gate`).
+                let gate = Gate::closed();
+                let (sandbox, catalogue) = start_serving(&settings, &gate).await?;
                 let server = McpServer::with_slots(sandbox, catalogue)
                     .read_only(settings.read_only)
                     .progress_every(settings.progress_interval);
                 let (cancellations, listings) = (server.cancellations(), server.listings());
-                crate::stdio::serve_stdio(server, cancellations, listings).await?;
+                crate::stdio::serve_stdio(server, cancellations, listings, gate).await?;
                 Ok(ExitCode::SUCCESS)
             })
         }
@@ -267,7 +270,7 @@ impl Host {
             .read_only(self.read_only)
             .progress_every(self.progress_interval);
         let (cancellations, listings) = (server.cancellations(), server.listings());
-        crate::stdio::serve_stdio(server, cancellations, listings).await
+        crate::stdio::serve_stdio(server, cancellations, listings, Gate::opened()).await
     }
 }
 
@@ -294,7 +297,10 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
 /// tools are parsed while `initialize` is answered, and the component is read, checked against
 /// the digest the listing records and loaded, each on a background thread, so `tools/list` is
 /// answered without waiting for the component (the first call waits); otherwise as [`start`].
-async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, CatalogueSlot)> {
+async fn start_serving(
+    settings: &Settings,
+    gate: &Gate,
+) -> anyhow::Result<(SandboxSlot, CatalogueSlot)> {
     let path = component_path(settings)?;
     let options = sandbox_options(settings);
     let cached = settings.cache_dir.clone().and_then(|dir| {
@@ -312,49 +318,53 @@ async fn start_serving(settings: &Settings) -> anyhow::Result<(SandboxSlot, Cata
     let keys_to_guest = settings.pass_key_to_guest;
     let loader_dir = dir.clone();
     let loader_key = key.clone();
-    let slot = SandboxSlot::loading(move || {
-        let label = path.display().to_string();
-        let wasm = match std::fs::read(&path) {
-            Ok(wasm) => wasm,
-            Err(error) => {
-                crate::log_error!("cannot read the component {label}: {error}");
+    let slot = SandboxSlot::loading(
+        move || {
+            let label = path.display().to_string();
+            let wasm = match std::fs::read(&path) {
+                Ok(wasm) => wasm,
+                Err(error) => {
+                    crate::log_error!("cannot read the component {label}: {error}");
+                    return Err(load_failure());
+                }
+            };
+            if !listed_from.matches(&wasm) {
+                artifact_cache::remove_listing(&loader_dir, &loader_key);
+                crate::log_error!(
+                    "the component {label} is not the one its cached listing was made from; \
+                 the listing is removed: start again to list this component"
+                );
                 return Err(load_failure());
             }
-        };
-        if !listed_from.matches(&wasm) {
-            artifact_cache::remove_listing(&loader_dir, &loader_key);
-            crate::log_error!(
-                "the component {label} is not the one its cached listing was made from; \
-                 the listing is removed: start again to list this component"
-            );
-            return Err(load_failure());
-        }
-        match Sandbox::from_bytes_with_digest(&wasm, listed_from.0, &label, options) {
-            Ok((sandbox, report)) => {
-                log_ready(
-                    &path,
-                    &report,
-                    tools,
-                    "listing cached",
-                    &sandbox,
-                    keys_to_guest,
-                );
-                Ok(sandbox)
+            match Sandbox::from_bytes_with_digest(&wasm, listed_from.0, &label, options) {
+                Ok((sandbox, report)) => {
+                    log_ready(
+                        &path,
+                        &report,
+                        tools,
+                        "listing cached",
+                        &sandbox,
+                        keys_to_guest,
+                    );
+                    Ok(sandbox)
+                }
+                Err(error) => {
+                    crate::log_error!("cannot load the component: {error:#}");
+                    Err(load_failure())
+                }
             }
-            Err(error) => {
-                crate::log_error!("cannot load the component: {error:#}");
-                Err(load_failure())
-            }
-        }
-    });
+        },
+        gate,
+    );
     let sandbox = slot.clone();
     // One copy of the listing's text, for the parsed catalogue and the early answers alike.
     let text: Option<Arc<str>> = listing.text().map(Arc::from);
     let unparsed = text.clone().filter(|text| listing.vouches_for(text));
+    let gate = gate.clone();
     let catalogue = CatalogueSlot::pending(
         async move {
             let (parsed, parsing) = tokio::sync::oneshot::channel();
-            let spawned = crate::background::spawn("listing-parser", move || {
+            let spawned = crate::background::spawn("listing-parser", &gate, move || {
                 let _ = parsed.send(listing.tools().and_then(|tools| match text {
                     Some(text) => Catalogue::from_listing(tools, text),
                     None => Catalogue::from_tools(tools),

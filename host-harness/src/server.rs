@@ -252,9 +252,10 @@ impl SandboxSlot {
     /// call with the failure `load` returned.
     pub fn loading(
         load: impl FnOnce() -> Result<Sandbox, Failure> + Send + 'static,
+        gate: &crate::background::Gate,
     ) -> SandboxSlot {
         let (sender, loaded) = tokio::sync::watch::channel(None);
-        let spawned = crate::background::spawn("component-loader", move || {
+        let spawned = crate::background::spawn("component-loader", gate, move || {
             let _ = sender.send(Some(load().map(Arc::new)));
         });
         if let Err(error) = spawned {

@@ -48,12 +48,14 @@ pub use lines::MAX_LINE_BYTES;
 pub use listing::ListingText;
 pub use message::MAX_MESSAGE_VALUES;
 
+use crate::background::Gate;
 use crate::cancel::Cancellations;
 use in_flight::InFlight;
 
 /// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
-/// cancels fires its signal in `cancellations` (the handler's, so that its call stops), and a
-/// tool list `listings` holds as text is written from that text.
+/// cancels fires its signal in `cancellations` (the handler's, so that its call stops), a
+/// tool list `listings` holds as text is written from that text, and `handshake` opens once
+/// `tools/list` is answered or a request that needs the component arrives.
 ///
 /// # Errors
 ///
@@ -62,10 +64,15 @@ pub(crate) async fn serve_stdio<S: ServerHandler>(
     handler: S,
     cancellations: Cancellations,
     listings: Arc<dyn ListingText>,
+    handshake: Gate,
 ) -> anyhow::Result<()> {
     let in_flight = InFlight(cancellations);
     let (input, output, _restore) = process::process_stdio();
-    serve_with(handler, in_flight, Some(listings), input, output).await
+    let extras = Extras {
+        listings: Some(listings),
+        handshake: Some(handshake),
+    };
+    serve_with(handler, in_flight, extras, input, output).await
 }
 
 /// Serves `handler` on any pair of byte streams (tests use in-memory pipes).
@@ -79,13 +86,27 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    serve_with(handler, InFlight::default(), None, input, output).await
+    serve_with(
+        handler,
+        InFlight::default(),
+        Extras::default(),
+        input,
+        output,
+    )
+    .await
+}
+
+/// What `serve_stdio` adds to [`serve`]: the listing text, and the gate of start-up work.
+#[derive(Default)]
+struct Extras {
+    listings: Option<Arc<dyn ListingText>>,
+    handshake: Option<Gate>,
 }
 
 async fn serve_with<S, R, W>(
     handler: S,
     in_flight: InFlight,
-    listings: Option<Arc<dyn ListingText>>,
+    extras: Extras,
     input: R,
     output: W,
 ) -> anyhow::Result<()>
@@ -96,7 +117,7 @@ where
 {
     let (lines, to_write) = mpsc::unbounded_channel();
     let writer = tokio::spawn(write_lines(to_write, output));
-    let transport = transport::Filtered::new(BufReader::new(input), lines, in_flight, listings);
+    let transport = transport::Filtered::new(BufReader::new(input), lines, in_flight, extras);
     let outcome = async {
         let running = handler.serve(transport).await?;
         running.waiting().await?;

@@ -124,3 +124,50 @@ fn tools_call_params_of_the_wrong_type_are_invalid_params() {
     assert!(answer(json!({"jsonrpc": "2.0", "method": "tools/call", "params": 1})).is_none());
     assert!(answer(json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": 1})).is_none());
 }
+
+/// Whether the handshake's gate is open after the transport read `input` (and, with `answer`,
+/// sent a `tools/list` answer).
+fn gate_after(input: &'static [u8], answer_list: bool) -> bool {
+    use rmcp::model::{JsonRpcMessage, JsonRpcResponse, JsonRpcVersion2_0, ListToolsResult};
+    use rmcp::model::{RequestId, ServerResult};
+    use rmcp::transport::Transport as _;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let gate = crate::background::Gate::closed();
+    let extras = super::Extras {
+        listings: None,
+        handshake: Some(gate.clone()),
+    };
+    let (out, _written) = tokio::sync::mpsc::unbounded_channel();
+    let mut transport =
+        super::transport::Filtered::new(BufReader::new(input), out, Default::default(), extras);
+    runtime.block_on(async {
+        while transport.receive().await.is_some() {}
+        if answer_list {
+            let answer = JsonRpcMessage::Response(JsonRpcResponse {
+                jsonrpc: JsonRpcVersion2_0,
+                id: RequestId::Number(2),
+                result: ServerResult::ListToolsResult(ListToolsResult::with_all_items(vec![])),
+            });
+            transport.send(answer).await.unwrap();
+        }
+    });
+    gate.is_open()
+}
+
+#[test]
+fn start_up_work_waits_until_tools_list_is_answered_or_a_call_arrives() {
+    let handshake: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"ping"}
+{"jsonrpc":"2.0","id":3,"method":"tools/list"}
+"#;
+    assert!(!gate_after(handshake, false));
+    assert!(gate_after(handshake, true));
+    let call: &[u8] =
+        br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{}}}
+"#;
+    assert!(gate_after(call, false));
+}

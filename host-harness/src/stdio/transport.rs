@@ -10,18 +10,20 @@ use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::Transport;
 use serde::Deserialize as _;
 use serde_json::Value;
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::Extras;
 use super::answers;
 use super::in_flight::{Admit, InFlight};
 use super::lines::{BoundedLines, Line, MAX_LINE_BYTES};
 use super::listing::{self, ListingText};
 use super::message::{self, MAX_MESSAGE_VALUES, Refusal};
+use crate::background::Gate;
 
 /// rmcp's side of stdin and stdout.
 pub(super) struct Filtered<R> {
@@ -29,7 +31,12 @@ pub(super) struct Filtered<R> {
     out: UnboundedSender<Vec<u8>>,
     in_flight: InFlight,
     listings: Option<Arc<dyn ListingText>>,
+    /// Start-up work waiting for the handshake to be answered.
+    handshake: Option<Gate>,
 }
+
+/// Requests answered without the component: they do not open the handshake's gate.
+const HANDSHAKE: [&str; 3] = ["initialize", "tools/list", "ping"];
 
 /// What the filter does with one line.
 #[expect(
@@ -50,13 +57,21 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
         input: R,
         out: UnboundedSender<Vec<u8>>,
         in_flight: InFlight,
-        listings: Option<Arc<dyn ListingText>>,
+        extras: Extras,
     ) -> Self {
         Self {
             lines: BoundedLines::new(input, MAX_LINE_BYTES),
             out,
             in_flight,
-            listings,
+            listings: extras.listings,
+            handshake: extras.handshake,
+        }
+    }
+
+    /// Opens the handshake's gate, if it is still closed.
+    fn handshake_done(&self) {
+        if let Some(gate) = self.handshake.as_ref().filter(|g| !g.is_open()) {
+            gate.open();
         }
     }
 
@@ -92,6 +107,10 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
         }
         if let Some(answer) = answers::invalid_call_params_response(&parsed.value) {
             return Verdict::Answer(answer);
+        }
+        let method = parsed.value.get("method").and_then(Value::as_str);
+        if parsed.value.get("id").is_some() && method.is_some_and(|m| !HANDSHAKE.contains(&m)) {
+            self.handshake_done();
         }
         let message = match ClientJsonRpcMessage::deserialize(&parsed.value) {
             Ok(message) => message,
@@ -155,6 +174,8 @@ impl<R: AsyncBufRead + Unpin + Send + 'static> Transport<RoleServer> for Filtere
         &mut self,
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let listed = matches!(&item, JsonRpcMessage::Response(r)
+            if matches!(r.result, ServerResult::ListToolsResult(_)));
         let sent = match self.encode(&item) {
             None => Ok(()),
             Some(Err(error)) => Err(std::io::Error::other(error)),
@@ -165,6 +186,10 @@ impl<R: AsyncBufRead + Unpin + Send + 'static> Transport<RoleServer> for Filtere
                     .map_err(|_| std::io::ErrorKind::BrokenPipe.into())
             }
         };
+        if listed {
+            // Queued first: the writer gets to it before start-up work competes for the CPU.
+            self.handshake_done();
+        }
         std::future::ready(sent)
     }
 
