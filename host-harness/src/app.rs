@@ -360,7 +360,12 @@ async fn start_serving(
     // One copy of the listing's text, for the parsed catalogue and the early answers alike.
     let text: Option<Arc<str>> = listing.text().map(Arc::from);
     let unparsed = text.clone().filter(|text| listing.vouches_for(text));
-    let gate = gate.clone();
+    // Without text to answer `tools/list` from, its answer waits for the parse.
+    let gate = if unparsed.is_some() {
+        gate.clone()
+    } else {
+        Gate::opened()
+    };
     let catalogue = CatalogueSlot::pending(
         async move {
             let (parsed, parsing) = tokio::sync::oneshot::channel();
