@@ -51,6 +51,7 @@ pub use message::MAX_MESSAGE_VALUES;
 use crate::background::Gate;
 use crate::cancel::Cancellations;
 use in_flight::InFlight;
+use transport::Extras;
 
 /// Serves `handler` on the process's stdin/stdout until stdin closes; a request the client
 /// cancels fires its signal in `cancellations` (the handler's, so that its call stops), a
@@ -94,13 +95,6 @@ where
         output,
     )
     .await
-}
-
-/// What `serve_stdio` adds to [`serve`]: the listing text, and the gate of start-up work.
-#[derive(Default)]
-struct Extras {
-    listings: Option<Arc<dyn ListingText>>,
-    handshake: Option<Gate>,
 }
 
 async fn serve_with<S, R, W>(

@@ -17,7 +17,6 @@ use serde_json::Value;
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::Extras;
 use super::answers;
 use super::in_flight::{Admit, InFlight};
 use super::lines::{BoundedLines, Line, MAX_LINE_BYTES};
@@ -33,6 +32,14 @@ pub(super) struct Filtered<R> {
     listings: Option<Arc<dyn ListingText>>,
     /// Start-up work waiting for the handshake to be answered.
     handshake: Option<Gate>,
+}
+
+/// What `serve_stdio` adds to the plain transport: the listing text, and the gate of start-up
+/// work.
+#[derive(Default)]
+pub(super) struct Extras {
+    pub listings: Option<Arc<dyn ListingText>>,
+    pub handshake: Option<Gate>,
 }
 
 /// Requests answered without the component: they do not open the handshake's gate.
