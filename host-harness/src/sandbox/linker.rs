@@ -10,9 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use wasmtime::component::{HasData, Linker, ResourceTable};
-use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, StoreLimits,
-};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, StoreLimits};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
@@ -168,21 +166,13 @@ impl PoolShape {
     };
 }
 
-/// Bytes of one slot's linear memory that stay resident between instances: when an instance
-/// ends, the pages it wrote (found with Linux's `PAGEMAP_SCAN`, kernel 6.7 and later) are
-/// copied back from the memory image in place, up to this many, and only the rest is given
-/// back with `madvise`, so the next instance in the slot takes no page faults for what a call
-/// usually touches; at most this much per slot stays mapped.
-pub const KEEP_RESIDENT_BYTES: usize = 1 << 20;
-
-/// [`KEEP_RESIDENT_BYTES`] for a slot's tables.
-const TABLE_KEEP_RESIDENT_BYTES: usize = 64 << 10;
-
 /// [`engine`] with wasmtime's pooling instance allocator sized for `slots` component instances
 /// of `shape` alive at once: an instance reuses the linear memory, tables, instance metadata
-/// and async stack of an earlier one (its memory image stays mapped copy-on-write, and what
-/// the earlier instance wrote is reset as [`KEEP_RESIDENT_BYTES`] says; where `PAGEMAP_SCAN`
-/// is missing, by `madvise`) instead of mapping and unmapping them per call or request. Compiled code is
+/// and async stack of an earlier one (its memory image stays mapped copy-on-write and is reset
+/// by `madvise`) instead of mapping and unmapping them per call or request. wasmtime's faster
+/// reset (`PoolingAllocationConfig::pagemap_scan` with memory kept resident) is left off: it
+/// copies back only the written pages that are present, so a page swapped out or being
+/// migrated when an instance ends would keep that call's data for the next one. Compiled code is
 /// the same as [`engine`]'s (the allocation strategy is not part of the compatibility hash), so
 /// both share the artifact cache. Instantiating more than `slots` at once fails: callers hold a
 /// [`tokio::sync::Semaphore`] permit of as many slots for as long as a store lives.
@@ -196,12 +186,6 @@ pub(super) fn pooled_engine(slots: u32, shape: PoolShape) -> anyhow::Result<Engi
         .total_tables(slots * shape.tables)
         .max_tables_per_component(shape.tables)
         .total_stacks(slots);
-    // Without the scan, keeping memory resident would `memset` all of it per instance.
-    if PoolingAllocationConfig::is_pagemap_scan_available() {
-        pool.linear_memory_keep_resident(KEEP_RESIDENT_BYTES)
-            .table_keep_resident(TABLE_KEEP_RESIDENT_BYTES)
-            .pagemap_scan(Enabled::Yes);
-    }
     let mut config = base_config();
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Ok(Engine::new(&config)?)
