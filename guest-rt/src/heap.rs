@@ -30,11 +30,12 @@ unsafe impl Send for System {}
 // SAFETY: each region is handed out once and never given back (as dlmalloc's own wasm layer).
 unsafe impl dlmalloc::Allocator for System {
     fn alloc(&self, size: usize) -> (*mut u8, usize, u32) {
-        if !self.donated.get() {
+        // Offered once, to the first request: once memory has grown, `memory.size` no longer
+        // marks the end of the initial memory, and the region would overlap a grown segment.
+        if !self.donated.replace(true) {
             let base = ptr::addr_of!(__heap_base) as usize;
             let end = wasm32::memory_size(0) * PAGE;
             if end > base && end - base >= size {
-                self.donated.set(true);
                 return (base as *mut u8, end - base, 0);
             }
         }
