@@ -7,7 +7,7 @@
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::arch::wasm32;
-use core::cell::UnsafeCell;
+use core::cell::{Cell, UnsafeCell};
 use core::ptr;
 
 /// A wasm page.
@@ -21,7 +21,7 @@ unsafe extern "C" {
 /// Where dlmalloc gets its memory: the initial heap once, then `memory.grow`.
 struct System {
     /// Whether the initial heap was handed out.
-    donated: core::cell::Cell<bool>,
+    donated: Cell<bool>,
 }
 
 // SAFETY: the component is single-threaded (wasm32-wasip2 without threads).
@@ -83,7 +83,7 @@ impl Heap {
     pub const fn new() -> Self {
         Self(UnsafeCell::new(dlmalloc::Dlmalloc::new_with_allocator(
             System {
-                donated: core::cell::Cell::new(false),
+                donated: Cell::new(false),
             },
         )))
     }

@@ -41,7 +41,8 @@ impl Gate {
     }
 
     /// Whether work may run.
-    pub fn is_open(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_open(&self) -> bool {
         *self.0.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 

@@ -29,9 +29,7 @@ pub(super) struct Filtered<R> {
     lines: BoundedLines<R>,
     out: UnboundedSender<Vec<u8>>,
     in_flight: InFlight,
-    listings: Option<Arc<dyn ListingText>>,
-    /// Start-up work waiting for the handshake to be answered.
-    handshake: Option<Gate>,
+    extras: Extras,
 }
 
 /// What `serve_stdio` adds to the plain transport: the listing text, and the gate of start-up
@@ -39,6 +37,7 @@ pub(super) struct Filtered<R> {
 #[derive(Default)]
 pub(super) struct Extras {
     pub listings: Option<Arc<dyn ListingText>>,
+    /// Start-up work waiting for the handshake to be answered.
     pub handshake: Option<Gate>,
 }
 
@@ -70,14 +69,13 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
             lines: BoundedLines::new(input, MAX_LINE_BYTES),
             out,
             in_flight,
-            listings: extras.listings,
-            handshake: extras.handshake,
+            extras,
         }
     }
 
-    /// Opens the handshake's gate, if it is still closed.
+    /// Opens the handshake's gate (again: opening is idempotent).
     fn handshake_done(&self) {
-        if let Some(gate) = self.handshake.as_ref().filter(|g| !g.is_open()) {
+        if let Some(gate) = &self.extras.handshake {
             gate.open();
         }
     }
@@ -147,6 +145,7 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
             return None;
         }
         if let Some(line) = self
+            .extras
             .listings
             .as_deref()
             .and_then(|listings| listing::spliced(message, listings))
