@@ -18,6 +18,7 @@
 //! that one does, is dropped with the references to it ([`universal`]). MoviePilot still
 //! validates everything.
 
+mod simplify;
 mod universal;
 
 use crate::contract::ToolError;
@@ -117,6 +118,7 @@ impl<'a> Weakener<'a> {
             let still = universal::reached(&out, &table);
             table.retain(|pointer, _| still.contains(pointer));
         }
+        simplify::simplify(&mut out, &mut table);
         if let (false, Some(o)) = (table.is_empty(), out.as_object_mut()) {
             let table: Map<String, Value> = reached
                 .into_iter()

@@ -1,0 +1,179 @@
+//! A weakened schema rewritten to check the same values with fewer nodes, because the stored
+//! forms are parsed and walked on every call:
+//!
+//! - an `anyOf` alternative that is itself only an `anyOf` is spliced into its parent, an
+//!   alternative equal to an earlier one is left out, and an `anyOf` with one alternative left
+//!   becomes that alternative;
+//! - an `anyOf` with an alternative that accepts everything (`{}` or `true`) is dropped, and so
+//!   is an `additionalProperties` that accepts everything;
+//! - a definition referred to once, from outside the definitions, replaces its reference when
+//!   the reference stands alone (a recursive definition is always referred to from a
+//!   definition, so it stays).
+//!
+//! `const` and `enum` hold values, not schemas, and are left as they are.
+
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
+use serde_json::{Map, Value};
+
+/// Keywords whose object value maps names to schemas (the map itself is not a schema).
+const SCHEMA_MAPS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
+
+/// `node` and its `defs` (weakened definitions by the pointer references use) simplified: the
+/// definitions inlined are removed from `defs`.
+pub fn simplify(node: &mut Value, defs: &mut Map<String, Value>) {
+    loop {
+        let mut counts = BTreeMap::new();
+        count_references(node, &mut counts);
+        let in_defs = {
+            let mut c = BTreeMap::new();
+            defs.values().for_each(|d| count_references(d, &mut c));
+            c
+        };
+        let once: Vec<String> = counts
+            .iter()
+            .filter(|(r, n)| **n == 1 && !in_defs.contains_key(*r) && defs.contains_key(*r))
+            .map(|(r, _)| r.clone())
+            .collect();
+        let mut inlined = false;
+        for r in once {
+            let body = defs.remove(&r).unwrap_or(Value::Bool(true));
+            match inline(node, &r, body) {
+                None => inlined = true,
+                // The reference has other keywords beside it: the definition stays.
+                Some(body) => {
+                    defs.insert(r, body);
+                }
+            }
+        }
+        if !inlined {
+            break;
+        }
+    }
+    shrink(node);
+    defs.values_mut().for_each(shrink);
+}
+
+/// The schemas directly under `map`: values of keywords, and of the names of [`SCHEMA_MAPS`].
+fn children(map: &Map<String, Value>) -> impl Iterator<Item = &Value> {
+    map.iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "const" | "enum"))
+        .flat_map(|(k, v)| match v {
+            Value::Object(named) if SCHEMA_MAPS.contains(&k.as_str()) => {
+                named.values().collect::<Vec<_>>()
+            }
+            v => vec![v],
+        })
+}
+
+/// [`children`], to change.
+fn children_mut(map: &mut Map<String, Value>) -> impl Iterator<Item = &mut Value> {
+    map.iter_mut()
+        .filter(|(k, _)| !matches!(k.as_str(), "const" | "enum"))
+        .flat_map(|(k, v)| {
+            if SCHEMA_MAPS.contains(&k.as_str())
+                && let Value::Object(named) = v
+            {
+                return named.values_mut().collect::<Vec<_>>();
+            }
+            vec![v]
+        })
+}
+
+/// Counts the `$ref`s under `node` by pointer.
+fn count_references(node: &Value, counts: &mut BTreeMap<String, usize>) {
+    match node {
+        Value::Object(map) => {
+            if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+                *counts.entry(r.to_owned()).or_default() += 1;
+            }
+            children(map).for_each(|v| count_references(v, counts));
+        }
+        Value::Array(items) => items.iter().for_each(|v| count_references(v, counts)),
+        _ => {}
+    }
+}
+
+/// Replaces the node that is only `{"$ref": reference}` under `node` with `body`; gives `body`
+/// back when there is none.
+fn inline(node: &mut Value, reference: &str, body: Value) -> Option<Value> {
+    let mut body = Some(body);
+    match node {
+        Value::Object(map) if map.len() == 1 && map.get("$ref").and_then(Value::as_str) == Some(reference) => {
+            *node = body?;
+            return None;
+        }
+        Value::Object(map) => {
+            for v in children_mut(map) {
+                body = inline(v, reference, body?);
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                body = inline(v, reference, body?);
+            }
+        }
+        _ => {}
+    }
+    body
+}
+
+/// Whether `node` accepts every value.
+fn accepts_all(node: &Value) -> bool {
+    match node {
+        Value::Bool(b) => *b,
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+/// The local rewrites of the module documentation, children first.
+fn shrink(node: &mut Value) {
+    let map = match node {
+        Value::Object(map) => map,
+        Value::Array(items) => return items.iter_mut().for_each(shrink),
+        _ => return,
+    };
+    children_mut(map).for_each(shrink);
+    if map.get("additionalProperties").is_some_and(accepts_all) {
+        map.remove("additionalProperties");
+    }
+    let alternatives = match map.remove("anyOf") {
+        Some(Value::Array(a)) => a,
+        Some(other) => {
+            map.insert("anyOf".into(), other);
+            return;
+        }
+        None => return,
+    };
+    let mut flat: Vec<Value> = Vec::with_capacity(alternatives.len());
+    for alternative in alternatives {
+        let spliced = match alternative {
+            Value::Object(mut inner) if inner.len() == 1 && inner.contains_key("anyOf") => {
+                match inner.remove("anyOf") {
+                    Some(Value::Array(items)) => items,
+                    other => {
+                        inner.insert("anyOf".into(), other.unwrap_or_default());
+                        vec![Value::Object(inner)]
+                    }
+                }
+            }
+            other => vec![other],
+        };
+        for a in spliced {
+            if !flat.contains(&a) {
+                flat.push(a);
+            }
+        }
+    }
+    if flat.iter().any(accepts_all) {
+        // Dropped: it accepts everything.
+    } else if flat.len() == 1 && map.is_empty() {
+        *node = flat.remove(0);
+    } else {
+        map.insert("anyOf".into(), Value::Array(flat));
+    }
+}
+
+#[cfg(test)]
+mod tests;
