@@ -15,7 +15,9 @@ use crate::contract::{Reply, ToolError};
 use crate::prelude::*;
 use crate::tool::{Problem, UnknownTool, parse_object};
 use crate::upstream::Effect;
-use serde_json::{Value, json};
+use core::fmt;
+use serde::de::{self, Deserializer as _, IgnoredAny, MapAccess, Visitor};
+use serde_json::Value;
 
 /// Most deadline anyone gets for one call, discovery included.
 const MAX_CALL_MS: u64 = 900_000;
@@ -27,12 +29,56 @@ pub(super) fn call_budget_ms(
     arguments: &str,
     default_ms: u64,
 ) -> u64 {
-    let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
-    let op = args.get("operation_id").and_then(Value::as_str);
-    match cfg.deadline_for(name, op) {
+    let op = operation_id(arguments);
+    match cfg.deadline_for(name, op.as_deref()) {
         Some(ms) => ms.saturating_add(default_ms).min(MAX_CALL_MS),
         None => default_ms,
     }
+}
+
+/// The `operation_id` of `arguments` (JSON text) when the text is an object and it is a
+/// string, the last one counting as when the arguments are parsed; the other arguments are
+/// skipped, not built.
+fn operation_id(arguments: &str) -> Option<String> {
+    /// Whether a key is `operation_id`.
+    struct IsOperationId(bool);
+    impl<'de> de::Deserialize<'de> for IsOperationId {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_str(KeyVisitor)
+        }
+    }
+    struct KeyVisitor;
+    impl Visitor<'_> for KeyVisitor {
+        type Value = IsOperationId;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_str<E: de::Error>(self, key: &str) -> Result<IsOperationId, E> {
+            Ok(IsOperationId(key == "operation_id"))
+        }
+    }
+    struct ArgumentsVisitor;
+    impl<'de> Visitor<'de> for ArgumentsVisitor {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(IsOperationId(is)) = map.next_key()? {
+                if is {
+                    found = map.next_value::<Value>()?.as_str().map(str::to_owned);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut reader = serde_json::Deserializer::from_str(arguments);
+    let found = reader.deserialize_map(ArgumentsVisitor).ok()?;
+    reader.end().ok()?;
+    found
 }
 
 /// Handshake and discovery (completing the projected schemas `complete` names). The index and
@@ -289,6 +335,13 @@ fn deadline(cfg: &MoviePilotConfig, name: &str, args: &Value, default_ms: u64) -
     cfg.deadline_for(name, op).unwrap_or(default_ms)
 }
 
+/// The parameters of `tools/call`.
+#[derive(serde::Serialize)]
+struct CallParams<'a> {
+    name: &'a str,
+    arguments: &'a Value,
+}
+
 /// Checks the policy, sends `tools/call` and reads the answer; also says whether the answer proves MoviePilot
 /// ran nothing because its catalogue differs from the one the call was checked against.
 fn send(
@@ -304,8 +357,11 @@ fn send(
     }
     let read = policy::call_is_read(name, map);
     let effect = if read { Effect::Read } else { Effect::Write };
-    let params = json!({"name": name, "arguments": args});
-    let (reply, changed) = match client.request("tools/call", params, effect, Some(deadline_ms)) {
+    let params = CallParams {
+        name,
+        arguments: args,
+    };
+    let (reply, changed) = match client.request("tools/call", &params, effect, Some(deadline_ms)) {
         Ok(result) => (
             result::interpret(name, &result, !read),
             result::catalogue_changed(name, &result),
@@ -317,3 +373,6 @@ fn send(
         changed,
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,6 +10,7 @@ use crate::upstream::Effect;
 use crate::upstream::recognise::transport_error;
 use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, path_segment};
 use core::cell::{Cell, RefCell};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// The protocol version the plugin offers.
@@ -51,7 +52,7 @@ impl<'a> Client<'a> {
             "capabilities": {},
             "clientInfo": {"name": "media-mcp", "version": env!("CARGO_PKG_VERSION")}
         });
-        let result = self.request("initialize", params, Effect::Read, None)?;
+        let result = self.request("initialize", &params, Effect::Read, None)?;
         let version = result
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -110,13 +111,18 @@ impl<'a> Client<'a> {
     pub fn request(
         &self,
         method: &str,
-        params: Value,
+        params: &impl Serialize,
         effect: Effect,
         timeout_ms: Option<u64>,
     ) -> Result<Value, ToolError> {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let body = Request {
+            jsonrpc: "2.0",
+            id,
+            method,
+            params,
+        };
         let mutation = effect == Effect::Write;
         let resp = self.post(&body, effect, timeout_ms.unwrap_or(self.timeout_ms))?;
         let messages = match parse_messages(&resp) {
@@ -124,7 +130,7 @@ impl<'a> Client<'a> {
             Err(e) if (200..300).contains(&resp.status) => return Err(answer_lost(e, mutation)),
             Err(_) => return Err(http_error(&resp, mutation)),
         };
-        let Some(answer) = messages
+        let Some(mut answer) = messages
             .into_iter()
             .find(|m| m.get("id") == Some(&json!(id)) || m.get("error").is_some())
         else {
@@ -143,8 +149,8 @@ impl<'a> Client<'a> {
         if !(200..300).contains(&resp.status) {
             return Err(http_error(&resp, mutation));
         }
-        match answer.get("result") {
-            Some(r) => Ok(r.clone()),
+        match answer.as_object_mut().and_then(|a| a.remove("result")) {
+            Some(r) => Ok(r),
             None => Err(answer_lost(
                 ToolError::schema_mismatch("MoviePilot's answer has neither result nor error"),
                 mutation,
@@ -220,7 +226,7 @@ impl<'a> Client<'a> {
 
     fn post(
         &self,
-        body: &Value,
+        body: &impl Serialize,
         effect: Effect,
         timeout_ms: u64,
     ) -> Result<HttpResponse, ToolError> {
@@ -243,6 +249,15 @@ impl<'a> Client<'a> {
         }
         Ok(resp)
     }
+}
+
+/// A JSON-RPC request, serialized as it stands (its parameters are not copied into a value).
+#[derive(Serialize)]
+struct Request<'a, P> {
+    jsonrpc: &'static str,
+    id: u64,
+    method: &'a str,
+    params: &'a P,
 }
 
 /// A 2xx answer that cannot be read: for a mutation the effect is unknown.

@@ -75,7 +75,7 @@ pub fn discover(client: &Client<'_>, complete: Complete<'_>) -> Result<Discovere
             Some(c) => json!({"cursor": c}),
             None => json!({}),
         };
-        let result = client.request("tools/list", params, Effect::Read, None)?;
+        let result = client.request("tools/list", &params, Effect::Read, None)?;
         let tools = result
             .get("tools")
             .and_then(Value::as_array)
