@@ -4,6 +4,8 @@
 //! - an `anyOf` alternative that is itself only an `anyOf` is spliced into its parent, an
 //!   alternative equal to an earlier one is left out, and an `anyOf` with one alternative left
 //!   becomes that alternative;
+//! - `anyOf` alternatives of distinct types, each with keywords that apply to its type alone
+//!   (`minimum` to numbers, `pattern` to strings...), become one with the list of types;
 //! - an `anyOf` with an alternative that accepts everything (`{}` or `true`) is dropped, and so
 //!   is an `additionalProperties` that accepts everything;
 //! - a definition referred to once, from outside the definitions, replaces its reference when
@@ -99,7 +101,9 @@ fn count_references(node: &Value, counts: &mut BTreeMap<String, usize>) {
 fn inline(node: &mut Value, reference: &str, body: Value) -> Option<Value> {
     let mut body = Some(body);
     match node {
-        Value::Object(map) if map.len() == 1 && map.get("$ref").and_then(Value::as_str) == Some(reference) => {
+        Value::Object(map)
+            if map.len() == 1 && map.get("$ref").and_then(Value::as_str) == Some(reference) =>
+        {
             *node = body?;
             return None;
         }
@@ -166,6 +170,7 @@ fn shrink(node: &mut Value) {
             }
         }
     }
+    merge_by_type(&mut flat);
     if flat.iter().any(accepts_all) {
         // Dropped: it accepts everything.
     } else if flat.len() == 1 && map.is_empty() {
@@ -173,6 +178,103 @@ fn shrink(node: &mut Value) {
     } else {
         map.insert("anyOf".into(), Value::Array(flat));
     }
+}
+
+/// The family of types a keyword applies to alone (`minimum` to numbers...).
+fn family_of_keyword(keyword: &str) -> Option<&'static str> {
+    Some(match keyword {
+        "minimum" | "maximum" => "number",
+        "minLength" | "maxLength" | "pattern" => "string",
+        "items" | "minItems" | "maxItems" | "uniqueItems" => "array",
+        "properties" | "required" | "additionalProperties" | "minProperties" => "object",
+        _ => return None,
+    })
+}
+
+/// The family of a type: `integer` values are numbers.
+fn family_of_type(ty: &str) -> Option<&'static str> {
+    Some(match ty {
+        "null" => "null",
+        "boolean" => "boolean",
+        "integer" | "number" => "number",
+        "string" => "string",
+        "array" => "array",
+        "object" => "object",
+        _ => return None,
+    })
+}
+
+/// An alternative that is a `type` (one or a list) with keywords that apply to those types
+/// alone: its types and families.
+fn typed_alone(alternative: &Value) -> Option<(Vec<&str>, Vec<&'static str>)> {
+    let map = alternative.as_object()?;
+    let types: Vec<&str> = match map.get("type")? {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().map(Value::as_str).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let families: Vec<&'static str> = types
+        .iter()
+        .map(|t| family_of_type(t))
+        .collect::<Option<_>>()?;
+    let own = map
+        .keys()
+        .filter(|k| *k != "type")
+        .all(|k| family_of_keyword(k).is_some_and(|f| families.contains(&f)));
+    own.then_some((types, families))
+}
+
+/// The keywords of `map` that apply to `family`.
+fn keywords_of<'m>(map: &'m Map<String, Value>, family: &str) -> Vec<(&'m String, &'m Value)> {
+    map.iter()
+        .filter(|(k, _)| family_of_keyword(k) == Some(family))
+        .collect()
+}
+
+/// Alternatives that are types with keywords of their own, joined into one alternative with
+/// the list of types, as long as the alternatives that share a family of types (`integer`
+/// and `number` are one) have the same keywords for it.
+fn merge_by_type(alternatives: &mut Vec<Value>) {
+    let mut merged = Map::new();
+    let mut types: Vec<String> = Vec::new();
+    let mut families: Vec<&'static str> = Vec::new();
+    let mut joined: Vec<usize> = Vec::new();
+    for (i, alternative) in alternatives.iter().enumerate() {
+        let Some((its_types, its_families)) = typed_alone(alternative) else {
+            continue;
+        };
+        let map = alternative
+            .as_object()
+            .expect("typed alternatives are objects");
+        let agrees = its_families
+            .iter()
+            .filter(|f| families.contains(f))
+            .all(|f| keywords_of(map, f) == keywords_of(&merged, f));
+        if !agrees {
+            continue;
+        }
+        for (k, v) in map.iter().filter(|(k, _)| *k != "type") {
+            merged.insert(k.clone(), v.clone());
+        }
+        for t in its_types {
+            if !types.iter().any(|known| known == t) {
+                types.push(t.to_owned());
+            }
+        }
+        families.extend(its_families);
+        joined.push(i);
+    }
+    if joined.len() < 2 {
+        return;
+    }
+    for &i in joined.iter().rev() {
+        alternatives.remove(i);
+    }
+    merged.insert(
+        "type".into(),
+        Value::Array(types.into_iter().map(Value::String).collect()),
+    );
+    alternatives.insert(joined[0], Value::Object(merged));
 }
 
 #[cfg(test)]

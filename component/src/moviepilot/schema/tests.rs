@@ -111,7 +111,7 @@ fn a_recursive_definition_is_carried_once_never_expanded() {
 
 #[test]
 fn each_combinator_is_weakened_once() {
-    let types = json!([{"type": "string"}, {"type": "boolean"}]);
+    let types = json!([{"const": "a"}, {"type": "boolean"}]);
     let s = json!({"anyOf": types});
     assert_eq!(weakened(&s, &s), s, "an anyOf alone is kept as it is");
     let s = json!({"oneOf": types});

@@ -12,12 +12,9 @@ fn simplified(mut node: Value, defs: Value) -> (Value, Value) {
 
 #[test]
 fn nested_alternatives_are_spliced_and_repeats_left_out() {
-    let node = json!({"anyOf": [{"type": "null"}, {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}]});
+    let node = json!({"anyOf": [{"enum": [1, 2]}, {"anyOf": [{"const": 3}, {"enum": [1, 2]}]}]});
     let (node, _) = simplified(node, json!({}));
-    assert_eq!(
-        node,
-        json!({"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1}]})
-    );
+    assert_eq!(node, json!({"anyOf": [{"enum": [1, 2]}, {"const": 3}]}));
 }
 
 #[test]
@@ -45,11 +42,12 @@ fn what_accepts_everything_is_dropped() {
 #[test]
 fn a_definition_used_once_from_outside_the_definitions_is_inlined() {
     let node = json!({"properties": {"q": {"anyOf": [{"type": "null"}, {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]}]}}});
-    let defs = json!({"#/$defs/P": {"type": "object", "properties": {"page": {"type": "integer"}}}});
+    let defs =
+        json!({"#/$defs/P": {"type": "object", "properties": {"page": {"type": "integer"}}}});
     let (node, defs) = simplified(node, defs);
     assert_eq!(
         node,
-        json!({"properties": {"q": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"page": {"type": "integer"}}}]}}})
+        json!({"properties": {"q": {"type": ["null", "object"], "properties": {"page": {"type": "integer"}}}}})
     );
     assert_eq!(defs, json!({}));
 }
@@ -83,4 +81,88 @@ fn values_and_names_are_not_read_as_schemas() {
     let mut expected = node;
     expected["x"] = json!({"type": "integer"});
     assert_eq!((after, kept), (expected, json!({})));
+}
+
+#[test]
+fn alternatives_of_distinct_types_are_joined() {
+    let integer_text = json!({"type": "string", "pattern": "^ *-?[0-9]+ *$"});
+    let node = json!({"anyOf": [{"type": "null"}, {"anyOf": [{"type": "integer", "minimum": 1}, integer_text]}]});
+    assert_eq!(
+        simplified(node, json!({})).0,
+        json!({"type": ["null", "integer", "string"], "minimum": 1, "pattern": "^ *-?[0-9]+ *$"})
+    );
+    // Numbers with other bounds than the integers, and keywords of other types, stay apart.
+    let apart = json!({"anyOf": [
+        {"type": "integer", "minimum": 1},
+        {"type": "number", "maximum": 5},
+        {"type": "string", "minimum": 3},
+        {"type": "boolean", "enum": [true]}
+    ]});
+    assert_eq!(simplified(apart.clone(), json!({})).0, apart);
+    let same = json!({"anyOf": [{"type": "integer", "minimum": 1}, {"type": ["number", "null"], "minimum": 1}]});
+    assert_eq!(
+        simplified(same, json!({})).0,
+        json!({"type": ["integer", "number", "null"], "minimum": 1})
+    );
+}
+
+#[test]
+fn the_simplified_schema_accepts_what_the_original_accepts() {
+    let schemas = [
+        json!({"anyOf": [{"type": "null"}, {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[0-9]+$"}]}]}),
+        json!({"anyOf": [{"type": "integer", "minimum": 1}, {"type": "number", "maximum": 5}, {"type": "object", "required": ["a"]}]}),
+        json!({"anyOf": [{"type": "integer", "minimum": 1}, {"type": ["number", "null"], "minimum": 1}, {"type": "array", "items": {"type": "string"}}]}),
+        json!({"type": "object", "properties": {"q": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/P"}]}}, "$defs": {"P": {"type": "object", "additionalProperties": {}, "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "string", "minLength": 2}]}}}}}),
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/N"}, "b": {"$ref": "#/$defs/N"}}, "$defs": {"N": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 2}]}}}),
+    ];
+    let values = [
+        json!({"a": 1}),
+        json!({"a": null, "b": 3}),
+        json!({"b": "3"}),
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(3.5),
+        json!(0.5),
+        json!(7),
+        json!("12"),
+        json!("x"),
+        json!("xy"),
+        json!([]),
+        json!(["a"]),
+        json!([1]),
+        json!({}),
+        json!({"a": 1}),
+        json!({"q": null}),
+        json!({"q": {"n": 1}}),
+        json!({"q": {"n": "a"}}),
+        json!({"q": {"n": "ab", "z": 1}}),
+        json!({"q": 3}),
+    ];
+    for schema in schemas {
+        let mut node = schema.clone();
+        // Definitions by the pointer references use, as the weakener hands them over.
+        let mut defs = Map::new();
+        if let Some(Value::Object(d)) = node.as_object_mut().and_then(|o| o.remove("$defs")) {
+            for (k, v) in d {
+                defs.insert(format!("#/$defs/{k}"), v);
+            }
+        }
+        simplify(&mut node, &mut defs);
+        if !defs.is_empty() {
+            // Back under the names the references point at.
+            let named = defs
+                .into_iter()
+                .map(|(k, v)| (k["#/$defs/".len()..].to_owned(), v));
+            node["$defs"] = Value::Object(named.collect());
+        }
+        for v in &values {
+            assert_eq!(
+                crate::schema::validate(&schema, v).is_ok(),
+                crate::schema::validate(&node, v).is_ok(),
+                "{schema} as {node} for {v}"
+            );
+        }
+    }
 }
