@@ -30,7 +30,7 @@ use crate::prelude::*;
 use serde_json::{Map, Value, json};
 
 /// Names the layout of the entries; a change of layout changes it, so old entries are ignored.
-const FORMAT: &str = "moviepilot-catalogue/3";
+const FORMAT: &str = "moviepilot-catalogue/4";
 
 /// One tool of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
