@@ -362,10 +362,7 @@ fn send(
         arguments: args,
     };
     let (reply, changed) = match client.request("tools/call", &params, effect, Some(deadline_ms)) {
-        Ok(result) => (
-            result::interpret(name, &result, !read),
-            result::catalogue_changed(name, &result),
-        ),
+        Ok(result) => result::interpret(name, &result, !read),
         Err(e) => (Reply::failure(e), false),
     };
     (

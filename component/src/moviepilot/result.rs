@@ -243,41 +243,37 @@ fn input_contract(business: &Map<String, Value>) -> Option<&Value> {
         .filter(|v| !v.is_null())
 }
 
-/// Whether a `tools/call` result of `tool` says MoviePilot ran nothing because its catalogue
-/// is not the one the call was checked against: it does not know the tool, or it refused the
+/// Whether the business object of a `tools/call` result of `tool` says MoviePilot ran nothing
+/// because its catalogue is not the one the call was checked against: it refused the
 /// arguments against its current contract (`invalid_input` or `unknown_operation`, with an
-/// `input_contract`).
-pub fn catalogue_changed(tool: &str, result: &Value) -> bool {
-    let text: Vec<&str> = result
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text").and_then(Value::as_str))
-        .collect();
-    let text = text.join("\n");
-    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
-    match serde_json::from_str::<Value>(text.trim()) {
-        Ok(Value::Object(business)) => {
-            let kind = error_kind(&business);
-            matches!(kind.as_deref(), Some("invalid_input" | "unknown_operation"))
-                && input_contract(&business).is_some()
-                || kind.is_some_and(|k| names_unknown_tool(tool, &k))
-        }
-        _ => is_error && tool_error_text(tool, &text).code == ErrorCode::NotFound,
-    }
+/// `input_contract`), or it does not know the tool.
+fn refused_as_changed(tool: &str, business: &Map<String, Value>) -> bool {
+    let kind = error_kind(business);
+    matches!(kind.as_deref(), Some("invalid_input" | "unknown_operation"))
+        && input_contract(business).is_some()
+        || kind.is_some_and(|k| names_unknown_tool(tool, &k))
 }
 
-/// Turns a `tools/call` result into the reply for `tool`. `mutation`: the call may change state.
-pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
+/// Turns a `tools/call` result into the reply for `tool` (`mutation`: the call may change
+/// state), and says whether the result shows MoviePilot ran nothing because its catalogue
+/// is not the one the call was checked against (it refused the arguments against its current
+/// contract, or it does not know the tool).
+pub fn interpret(tool: &str, result: &Value, mutation: bool) -> (Reply, bool) {
+    let is_error = result
+        .get("isError")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let Some(content) = result.get("content").and_then(Value::as_array) else {
         let e = ToolError::schema_mismatch("MoviePilot's tool result has no content");
-        return Reply::failure(if mutation {
-            ToolError::unknown_outcome(&e.message)
-        } else {
-            e
-        });
+        let changed = is_error && tool_error_text(tool, "").code == ErrorCode::NotFound;
+        return (
+            Reply::failure(if mutation {
+                ToolError::unknown_outcome(&e.message)
+            } else {
+                e
+            }),
+            changed,
+        );
     };
     let texts: Vec<&str> = content
         .iter()
@@ -286,33 +282,38 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> Reply {
         .collect();
     let skipped = content.len() - texts.len();
     let text = texts.join("\n");
-    let is_error = result
-        .get("isError")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let reply = match serde_json::from_str::<Value>(text.trim()) {
-        Ok(Value::Object(business)) => business_reply(tool, &business, is_error, mutation),
+    let (reply, changed) = match serde_json::from_str::<Value>(text.trim()) {
+        Ok(Value::Object(business)) => (
+            business_reply(tool, &business, is_error, mutation),
+            refused_as_changed(tool, &business),
+        ),
         _ if is_error => {
-            let reply = Reply::failure(tool_error_text(tool, &text));
+            let e = tool_error_text(tool, &text);
+            let changed = e.code == ErrorCode::NotFound;
+            let reply = Reply::failure(e);
             if mutation {
-                reply.warn(reconcile_warning())
+                (reply.warn(reconcile_warning()), changed)
             } else {
-                reply
+                (reply, changed)
             }
         }
-        Ok(Value::Array(items)) => unconfirmed(
-            json!({"kind": "moviepilot_result", "tool": tool, "data": items}),
-            mutation,
+        Ok(Value::Array(items)) => (
+            unconfirmed(
+                json!({"kind": "moviepilot_result", "tool": tool, "data": items}),
+                mutation,
+            ),
+            false,
         ),
-        _ => prose_reply(tool, &text, mutation),
+        _ => (prose_reply(tool, &text, mutation), false),
     };
-    if skipped > 0 {
+    let reply = if skipped > 0 {
         reply.warn(format!(
             "{skipped} non-text content block(s) from MoviePilot were left out"
         ))
     } else {
         reply
-    }
+    };
+    (reply, changed)
 }
 
 /// A prose answer: a notice line before JSON, a failure sentence, or text that claims nothing.
