@@ -15,8 +15,9 @@
 //! resolves references as it reaches them. A recursive definition (MoviePilot's router
 //! publishes `JsonData-Input`, a JSON value whose object and array branches refer back to
 //! itself) therefore costs its own size, once. A definition that accepts every JSON value, as
-//! that one does, is dropped with the references to it ([`universal`]). MoviePilot still
-//! validates everything.
+//! that one does, is dropped with the references to it ([`universal`]). The weakened copy is
+//! then rewritten with fewer nodes that accept the same values ([`simplify`]), since stored
+//! forms are parsed on every call. MoviePilot still validates everything.
 
 mod simplify;
 mod universal;
