@@ -8,9 +8,9 @@
 //!   (`minimum` to numbers, `pattern` to strings...), become one with the list of types;
 //! - an `anyOf` with an alternative that accepts everything (`{}` or `true`) is dropped, and so
 //!   is an `additionalProperties` that accepts everything;
-//! - a definition referred to once, from outside the definitions, replaces its reference when
-//!   the reference stands alone (a recursive definition is always referred to from a
-//!   definition, so it stays).
+//! - a definition referred to once replaces its reference when the reference stands alone and
+//!   is reached from the schema itself (a recursive definition has a reference besides the one
+//!   reaching it, so it stays).
 //!
 //! `const` and `enum` hold values, not schemas, and are left as they are.
 
@@ -21,37 +21,20 @@ use serde_json::{Map, Value};
 /// Keywords whose object value maps names to schemas (the map itself is not a schema).
 const SCHEMA_MAPS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
 
+/// Most levels of objects and arrays inlining may nest a schema to (serde_json parses 128).
+const MAX_DEPTH: usize = 48;
+
+/// Most alternatives an `anyOf` alternative is compared with to find it repeated, so a schema
+/// with a huge `anyOf` costs linear time (a repeat past them is kept, which checks the same).
+const COMPARED: usize = 32;
+
 /// `node` and its `defs` (weakened definitions by the pointer references use) simplified: the
 /// definitions inlined are removed from `defs`.
 pub fn simplify(node: &mut Value, defs: &mut Map<String, Value>) {
-    loop {
-        let mut counts = BTreeMap::new();
-        count_references(node, &mut counts);
-        let in_defs = {
-            let mut c = BTreeMap::new();
-            defs.values().for_each(|d| count_references(d, &mut c));
-            c
-        };
-        let once: Vec<String> = counts
-            .iter()
-            .filter(|(r, n)| **n == 1 && !in_defs.contains_key(*r) && defs.contains_key(*r))
-            .map(|(r, _)| r.clone())
-            .collect();
-        let mut inlined = false;
-        for r in once {
-            let body = defs.remove(&r).unwrap_or(Value::Bool(true));
-            match inline(node, &r, body) {
-                None => inlined = true,
-                // The reference has other keywords beside it: the definition stays.
-                Some(body) => {
-                    defs.insert(r, body);
-                }
-            }
-        }
-        if !inlined {
-            break;
-        }
-    }
+    let mut counts = BTreeMap::new();
+    count_references(node, &mut counts);
+    defs.values().for_each(|d| count_references(d, &mut counts));
+    inline_single_use(node, 0, defs, &counts);
     shrink(node);
     defs.values_mut().for_each(shrink);
 }
@@ -96,30 +79,57 @@ fn count_references(node: &Value, counts: &mut BTreeMap<String, usize>) {
     }
 }
 
-/// Replaces the node that is only `{"$ref": reference}` under `node` with `body`; gives `body`
-/// back when there is none.
-fn inline(node: &mut Value, reference: &str, body: Value) -> Option<Value> {
-    let mut body = Some(body);
+/// Replaces each reference under `node` (which sits `depth` levels down) that stands alone and
+/// is the only reference to its definition with the definition, and goes on inside what it
+/// put in place. A definition that refers to itself, directly or through others, has a
+/// reference besides the one reaching it, so each definition is entered once at most and
+/// recursive ones stay. Nothing is inlined past [`MAX_DEPTH`] levels: the stored forms are
+/// parsed again, and a chain of definitions would otherwise nest without bound.
+fn inline_single_use(
+    node: &mut Value,
+    depth: usize,
+    defs: &mut Map<String, Value>,
+    counts: &BTreeMap<String, usize>,
+) {
+    let alone = match node {
+        Value::Object(map) if map.len() == 1 => map.get("$ref").and_then(Value::as_str),
+        _ => None,
+    };
+    let fits = |r: &&str| {
+        counts.get(*r) == Some(&1)
+            && defs
+                .get(*r)
+                .is_some_and(|body| depth + depth_of(body) <= MAX_DEPTH)
+    };
+    if let Some(body) = alone
+        .filter(fits)
+        .map(str::to_owned)
+        .and_then(|r| defs.remove(&r))
+    {
+        *node = body;
+        return inline_single_use(node, depth, defs, counts);
+    }
     match node {
-        Value::Object(map)
-            if map.len() == 1 && map.get("$ref").and_then(Value::as_str) == Some(reference) =>
-        {
-            *node = body?;
-            return None;
-        }
         Value::Object(map) => {
-            for v in children_mut(map) {
-                body = inline(v, reference, body?);
-            }
+            // A name map's schemas are two levels down; counted so for every keyword.
+            children_mut(map).for_each(|v| inline_single_use(v, depth + 2, defs, counts));
         }
         Value::Array(items) => {
-            for v in items {
-                body = inline(v, reference, body?);
-            }
+            items
+                .iter_mut()
+                .for_each(|v| inline_single_use(v, depth + 1, defs, counts));
         }
         _ => {}
     }
-    body
+}
+
+/// How many levels of objects and arrays `node` nests.
+fn depth_of(node: &Value) -> usize {
+    match node {
+        Value::Object(map) => 1 + map.values().map(depth_of).max().unwrap_or(0),
+        Value::Array(items) => 1 + items.iter().map(depth_of).max().unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// Whether `node` accepts every value.
@@ -165,7 +175,7 @@ fn shrink(node: &mut Value) {
             other => vec![other],
         };
         for a in spliced {
-            if !flat.contains(&a) {
+            if !flat.iter().take(COMPARED).any(|kept| kept == &a) {
                 flat.push(a);
             }
         }
@@ -267,14 +277,18 @@ fn merge_by_type(alternatives: &mut Vec<Value>) {
     if joined.len() < 2 {
         return;
     }
-    for &i in joined.iter().rev() {
-        alternatives.remove(i);
-    }
+    let first = joined[0];
+    let mut index = 0;
+    alternatives.retain(|_| {
+        let kept = joined.binary_search(&index).is_err();
+        index += 1;
+        kept
+    });
     merged.insert(
         "type".into(),
         Value::Array(types.into_iter().map(Value::String).collect()),
     );
-    alternatives.insert(joined[0], Value::Object(merged));
+    alternatives.insert(first, Value::Object(merged));
 }
 
 #[cfg(test)]

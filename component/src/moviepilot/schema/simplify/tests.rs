@@ -166,3 +166,93 @@ fn the_simplified_schema_accepts_what_the_original_accepts() {
         }
     }
 }
+
+/// A schema whose property `a` is an array of arrays ... of integers, `length` levels deep,
+/// each level a definition used once; and property `c` a cycle of two definitions.
+fn chain(length: usize) -> (Value, Map<String, Value>) {
+    let pointer = |i: usize| format!("#/$defs/D{i}");
+    let mut defs = Map::new();
+    for i in 0..length {
+        let body = if i + 1 < length {
+            json!({"type": "array", "items": {"$ref": pointer(i + 1)}})
+        } else {
+            json!({"type": "integer"})
+        };
+        defs.insert(pointer(i), body);
+    }
+    defs.insert("#/$defs/A".into(), json!({"items": {"$ref": "#/$defs/B"}}));
+    defs.insert("#/$defs/B".into(), json!({"items": {"$ref": "#/$defs/A"}}));
+    let node = json!({"properties": {"a": {"$ref": pointer(0)}, "c": {"$ref": "#/$defs/A"}}});
+    (node, defs)
+}
+
+#[test]
+fn a_chain_of_definitions_used_once_is_inlined_in_one_walk_to_a_bounded_depth() {
+    let length = 3000;
+    let (mut node, mut defs) = chain(length);
+    simplify(&mut node, &mut defs);
+    // The cycle stays: B is only reachable through A, which is used twice.
+    assert!(defs.contains_key("#/$defs/A") && defs.contains_key("#/$defs/B"));
+    // The chain's head is inlined down to the depth bound; the rest stays behind references.
+    let mut inlined = 0;
+    let mut at = &node["properties"]["a"];
+    while let Some(next) = at.get("items") {
+        inlined += 1;
+        at = next;
+    }
+    assert!(inlined > 10, "{inlined}");
+    assert_eq!(at["$ref"], format!("#/$defs/D{inlined}"));
+    assert_eq!(defs.len(), length - inlined + 2);
+    assert!(depth_of(&node) <= MAX_DEPTH);
+}
+
+#[test]
+fn a_chain_inlined_in_part_checks_what_it_checked_before() {
+    let length = 60;
+    let (mut node, mut defs) = chain(length);
+    let named = |defs: Map<String, Value>| -> Value {
+        let named = defs
+            .into_iter()
+            .map(|(k, v)| (k["#/$defs/".len()..].to_owned(), v));
+        Value::Object(named.collect())
+    };
+    let mut original = node.clone();
+    original["$defs"] = named(defs.clone());
+    simplify(&mut node, &mut defs);
+    assert!(defs.len() > 2, "the depth bound leaves part of the chain");
+    node["$defs"] = named(defs);
+    let nested = |levels: usize| (0..levels).fold(json!(7), |v, _| json!([v]));
+    for v in [
+        nested(length - 1),
+        nested(length - 2),
+        nested(length),
+        json!([[["x"]]]),
+    ] {
+        let v = json!({"a": v, "c": [[[]]]});
+        assert_eq!(
+            crate::schema::validate(&node, &v).is_ok(),
+            crate::schema::validate(&original, &v).is_ok()
+        );
+    }
+    assert!(crate::schema::validate(&node, &json!({"a": nested(length - 1)})).is_ok());
+}
+
+#[test]
+fn a_huge_any_of_is_simplified_without_comparing_every_pair() {
+    let mut alternatives: Vec<Value> = (0..20_000).map(|i| json!({"const": i})).collect();
+    alternatives.extend((0..20_000).map(|_| json!({"type": "null"})));
+    alternatives.extend((0..20_000).map(|_| json!({"type": "string", "minLength": 1})));
+    let (node, _) = simplified(json!({"anyOf": alternatives}), json!({}));
+    let kept = node["anyOf"].as_array().expect("anyOf");
+    // The typed alternatives are joined into one; repeats among the first ones are left out.
+    assert_eq!(
+        kept.last(),
+        Some(&json!({"type": ["null", "string"], "minLength": 1}))
+    );
+    for v in [json!(5), json!(null), json!("x"), json!(""), json!(20_001)] {
+        let original = (0..20_000).any(|i| v == json!(i))
+            || v.is_null()
+            || v.as_str().is_some_and(|s| !s.is_empty());
+        assert_eq!(crate::schema::validate(&node, &v).is_ok(), original, "{v}");
+    }
+}
