@@ -83,6 +83,21 @@ impl<'a> Weakener<'a> {
 
     /// The weakened copy of `node`, carrying every definition it reaches under `$defs`.
     pub fn weaken(&mut self, node: &Value) -> Value {
+        let (mut out, mut table, reached) = self.weaken_apart(node);
+        simplify::simplify(&mut out, &mut table);
+        with_defs(out, table, reached)
+    }
+
+    /// [`Weakener::weaken`] without the simplification, to compare with.
+    #[cfg(test)]
+    pub fn weaken_unsimplified(&mut self, node: &Value) -> Value {
+        let (out, table, reached) = self.weaken_apart(node);
+        with_defs(out, table, reached)
+    }
+
+    /// The weakened copy of `node`, the weakened definitions it reaches by the pointer
+    /// references use, and their original pointers.
+    fn weaken_apart(&mut self, node: &Value) -> (Value, Map<String, Value>, BTreeSet<String>) {
         let mut refs = Vec::new();
         let mut out = self.node(node, &mut refs);
         // Every definition reached, directly or through other definitions.
@@ -119,16 +134,7 @@ impl<'a> Weakener<'a> {
             let still = universal::reached(&out, &table);
             table.retain(|pointer, _| still.contains(pointer));
         }
-        simplify::simplify(&mut out, &mut table);
-        if let (false, Some(o)) = (table.is_empty(), out.as_object_mut()) {
-            let table: Map<String, Value> = reached
-                .into_iter()
-                .filter_map(|r| Some((table.remove(&carried(&r))?, r)))
-                .map(|(weak, r)| (r, weak))
-                .collect();
-            o.insert("$defs".into(), Value::Object(table));
-        }
-        out
+        (out, table, reached)
     }
 
     /// `node` weakened, its references rewritten into the carried `$defs` and pushed to `refs`.
@@ -220,6 +226,19 @@ impl<'a> Weakener<'a> {
         }
         Value::Object(out)
     }
+}
+
+/// `out` carrying the definitions of `table` (by the pointer references use) under `$defs`,
+/// each under its original pointer among `reached`.
+fn with_defs(mut out: Value, mut table: Map<String, Value>, reached: BTreeSet<String>) -> Value {
+    if let (false, Some(o)) = (table.is_empty(), out.as_object_mut()) {
+        let table: Map<String, Value> = reached
+            .into_iter()
+            .filter_map(|r| Some((r.clone(), table.remove(&carried(&r))?)))
+            .collect();
+        o.insert("$defs".into(), Value::Object(table));
+    }
+    out
 }
 
 /// The pointer of definition `reference` in the carried `$defs` table.

@@ -256,3 +256,89 @@ fn a_huge_any_of_is_simplified_without_comparing_every_pair() {
         assert_eq!(crate::schema::validate(&node, &v).is_ok(), original, "{v}");
     }
 }
+
+mod generated {
+    use super::*;
+    use crate::moviepilot::schema::Weakener;
+    use proptest::prelude::*;
+
+    /// Schemas of the shapes the weakener meets: types, bounds, patterns, values, properties,
+    /// items and nested `anyOf`, with references to two definitions (one may refer to itself).
+    fn schema() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(json!({})),
+            prop::sample::select(vec![
+                "null", "boolean", "integer", "number", "string", "array", "object"
+            ])
+            .prop_map(|t| json!({"type": t})),
+            (prop::sample::select(vec!["integer", "number"]), -2i64..3)
+                .prop_map(|(t, n)| json!({"type": t, "minimum": n})),
+            (0u64..3).prop_map(|n| json!({"type": "string", "minLength": n})),
+            // Keywords of another type: they check nothing here.
+            (prop::sample::select(vec!["string", "null"]), 0i64..3)
+                .prop_map(|(t, n)| json!({"type": t, "minimum": n, "minLength": n})),
+            Just(json!({"type": "string", "pattern": "^ *-?[0-9]+ *$"})),
+            prop::sample::select(vec![
+                json!({"const": 1}),
+                json!({"enum": [null, "a"]}),
+                json!({"$ref": "#/$defs/L"}),
+                json!({"$ref": "#/$defs/T"})
+            ]),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 1..4).prop_map(|a| json!({"anyOf": a})),
+                prop::collection::vec(inner.clone(), 1..3).prop_map(|a| json!({"oneOf": a})),
+                (inner.clone(), any::<bool>()).prop_map(|(p, required)| {
+                    let required: Vec<&str> = if required { vec!["p"] } else { vec![] };
+                    json!({"type": "object", "properties": {"p": p}, "required": required})
+                }),
+                inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
+                (inner.clone(), inner).prop_map(|(a, b)| json!({"type": ["object", "null"], "additionalProperties": a, "anyOf": [b]})),
+            ]
+        })
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(json!(null)),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..4).prop_map(Value::from),
+            Just(json!(1.5)),
+            prop::sample::select(vec!["", "a", "12", " -3 ", "x1"]).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 16, 3, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                (inner.clone(), any::<bool>()).prop_map(|(v, q)| if q {
+                    json!({"p": v})
+                } else {
+                    json!({"p": v, "q": 1})
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn simplifying_a_weakened_schema_changes_nothing_it_accepts(
+            root in schema(), looped in schema(), other in schema(), values in prop::collection::vec(value(), 8)
+        ) {
+            // `T` refers to itself through `items`, `L` is a plain definition.
+            let mut root = root;
+            if let Some(o) = root.as_object_mut() {
+                o.insert("$defs".into(), json!({"T": {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/T"}}, looped]}, "L": other}));
+            }
+            let simplified = Weakener::new(&root).weaken(&root);
+            let unsimplified = Weakener::new(&root).weaken_unsimplified(&root);
+            for v in &values {
+                prop_assert_eq!(
+                    crate::schema::validate(&simplified, v).is_ok(),
+                    crate::schema::validate(&unsimplified, v).is_ok(),
+                    "{} as {} for {}", unsimplified, simplified, v
+                );
+            }
+        }
+    }
+}
