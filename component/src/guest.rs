@@ -84,7 +84,8 @@ impl Guest for Component {
         };
         match plugin.call_tool(&name, &arguments, &ctx, &upstream) {
             Ok(r) => Ok(ToolResult {
-                structured: r.structured.to_string(),
+                // The text is the structured object as compact JSON: serialized once.
+                structured: r.text.clone(),
                 text: r.text,
                 is_error: r.is_error,
             }),

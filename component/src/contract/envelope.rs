@@ -89,7 +89,7 @@ impl From<ToolError> for Reply {
 pub struct Rendered {
     /// The envelope object (`structuredContent`).
     pub structured: Value,
-    /// The same object as compact JSON text.
+    /// The same object as compact JSON text (`structured.to_string()`, byte for byte).
     pub text: String,
     /// MCP `isError`.
     pub is_error: bool,

@@ -15,6 +15,8 @@ fn success_has_data_and_no_error() {
         serde_json::from_str::<Value>(&r.text).unwrap(),
         r.structured
     );
+    // Byte for byte: the guest hands the text over as the structured result too.
+    assert_eq!(r.text, r.structured.to_string());
 }
 
 #[test]
