@@ -379,23 +379,22 @@ impl<'a> Memo<'a> {
             return Prepared::from_entry(key, entry);
         }
         let form = Form::from_json(self.read(&self.form_key(generation, tool))?)?;
-        let branch = match form.operation(args) {
-            // Just read and not there.
-            Some(op) if named.is_some_and(|(k, o)| Some(k) == form.key() && o == op) => None,
-            Some(op) => self
-                .read(&self.operation_key(generation, tool, op))
-                .and_then(|mut entry| entry.get_mut("branch").map(Value::take)),
-            None => None,
-        };
-        let operations = match (&form, &branch) {
-            (Form::Operations { .. }, None) => self
+        if let (Some(key), Some(op)) = (form.key(), form.operation(args))
+            // Not when it was just read and not there.
+            && named != Some((key, op))
+            && let Some(entry) = self.read(&self.operation_key(generation, tool, op))
+        {
+            return Prepared::from_entry(key, entry);
+        }
+        let operations = match form {
+            Form::Operations { .. } => self
                 .read(&self.operations_key(generation, tool))
                 .and_then(|v| serde_json::from_value(v).ok()),
-            _ => None,
+            Form::Whole(_) => None,
         };
         Some(Prepared {
             form,
-            branch,
+            branch: None,
             operations,
         })
     }
