@@ -2,10 +2,10 @@
 //! panic handler, the canonical-ABI `cabi_realloc` export, and `memcmp`/`bcmp` for
 //! compiler-generated comparisons. Both guests (the plugin, `component/`, and the HTTP
 //! transport, `transport/`) link it with `extern crate media_mcp_guest_rt;` in their wasm32
-//! glue. Native builds get an empty crate.
+//! glue. Native builds get an empty crate, except that native tests check `memcmp`.
 
-#![no_std]
-#![cfg(target_arch = "wasm32")]
+#![cfg_attr(not(test), no_std)]
+#![cfg(any(target_arch = "wasm32", test))]
 #![allow(
     unsafe_code,
     reason = "the runtime's exports are unsafe by nature: an allocator, the canonical ABI, libc symbols"
@@ -13,13 +13,16 @@
 
 extern crate alloc;
 
+#[cfg(target_arch = "wasm32")]
 mod heap;
 
 /// The allocator std would have brought (the same dlmalloc), started on the initial memory.
+#[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static ALLOCATOR: heap::Heap = heap::Heap::new();
 
 /// A panic is a bug: trap, and let the host turn it into `INTERNAL_ERROR`.
+#[cfg(target_arch = "wasm32")]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     core::arch::wasm32::unreachable()
@@ -29,6 +32,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 ///
 /// # Safety
 /// Called by the component runtime per the canonical ABI.
+#[cfg(target_arch = "wasm32")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cabi_realloc(
     old_ptr: *mut u8,
@@ -59,18 +63,31 @@ pub unsafe extern "C" fn cabi_realloc(
     ptr
 }
 
-/// `memcmp` for compiler-generated comparisons (libc is not linked in `no_std`).
+/// `memcmp` for compiler-generated comparisons (libc is not linked in `no_std`): skips eight
+/// bytes at a time while they agree, then compares byte by byte from the first word that
+/// differs.
 ///
 /// # Safety
 /// `a` and `b` must be valid for `n` bytes.
-#[unsafe(no_mangle)]
+#[cfg_attr(target_arch = "wasm32", unsafe(no_mangle))]
 pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    for i in 0..n {
-        // SAFETY: the caller guarantees both ranges are readable.
+    const WORD: usize = 8;
+    let mut i = 0;
+    // SAFETY: the caller guarantees both ranges are readable; unaligned reads are allowed.
+    while i + WORD <= n
+        && unsafe {
+            a.add(i).cast::<u64>().read_unaligned() == b.add(i).cast::<u64>().read_unaligned()
+        }
+    {
+        i += WORD;
+    }
+    while i < n {
+        // SAFETY: as above.
         let (x, y) = unsafe { (*a.add(i), *b.add(i)) };
         if x != y {
             return i32::from(x) - i32::from(y);
         }
+        i += 1;
     }
     0
 }
@@ -79,8 +96,12 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 ///
 /// # Safety
 /// As [`memcmp`].
+#[cfg(target_arch = "wasm32")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: forwarded unchanged.
     unsafe { memcmp(a, b, n) }
 }
+
+#[cfg(test)]
+mod tests;
