@@ -4,7 +4,8 @@ use std::time::Duration;
 use super::*;
 
 /// A sandbox over `testdata/failing_guest.wat`: `loop*` spins, `grow*` asks for 128 MiB,
-/// `write*` leaves a mark in memory that makes `list-tools` trap, then each tool traps.
+/// `write*` leaves a mark in memory and `table*` one in a table, either of which makes
+/// `list-tools` trap, then each tool traps.
 fn failing_sandbox(call_timeout: Duration) -> Sandbox {
     failing_sandbox_with_slots(call_timeout, INSTANCE_SLOTS)
 }
@@ -194,6 +195,23 @@ fn what_a_call_wrote_to_memory_is_gone_in_the_next_instance_of_its_slot() {
             assert_eq!(failure.unwrap_err().kind, FailureKind::Trap);
             let listed = sandbox.list_tools().await;
             assert!(listed.is_ok(), "the mark survived into the next instance");
+        }
+    });
+}
+
+#[test]
+fn what_a_call_wrote_to_a_table_is_gone_in_the_next_instance_of_its_slot() {
+    // Tables are zeroed in place (`TABLE_KEEP_RESIDENT`), not given back to the kernel.
+    let sandbox = failing_sandbox_with_slots(Duration::from_secs(5), 1);
+    runtime().block_on(async {
+        for _ in 0..5 {
+            let failure = sandbox.call_tool("table", "{}", &context()).await;
+            assert_eq!(failure.unwrap_err().kind, FailureKind::Trap);
+            let listed = sandbox.list_tools().await;
+            assert!(
+                listed.is_ok(),
+                "the table's mark survived into the next instance"
+            );
         }
     });
 }

@@ -1,10 +1,14 @@
 ;; A hand-written component implementing the `plugin` world's `tools` export whose calls fail
 ;; on purpose (sandbox unit tests: CPU-bound guests, traps, memory limits). list-tools is empty,
-;; and traps when it finds the mark "write..." leaves in memory.
+;; and traps when it finds the mark "write..." leaves in memory or the one "table..." leaves in
+;; its table.
 (component
   (core module $m
     (memory (export "memory") 1)
     (global $heap (mut i32) (i32.const 4096))
+    (table $marks 4 funcref)
+    (func $mark)
+    (elem declare func $mark)
     (func (export "realloc") (param i32 i32 i32 i32) (result i32)
       (local $p i32)
       (local.set $p (global.get $heap))
@@ -12,17 +16,21 @@
       (local.get $p))
     (func (export "list-tools") (result i32)
       (if (i32.load (i32.const 1024)) (then unreachable))
+      (if (i32.eqz (ref.is_null (table.get $marks (i32.const 0)))) (then unreachable))
       (i32.store (i32.const 16) (i32.const 0))
       (i32.store (i32.const 20) (i32.const 0))
       (i32.const 16))
     (func (export "call-tool") (param $np i32) (param $nl i32) (param i32 i32 i32 i32 i32 i32 i32) (result i32)
       ;; The tool name's first byte picks a failure: "loop..." spins, "grow..." asks for 128 MiB
-      ;; more memory, "write..." leaves a mark in memory; then each hits `unreachable`.
+      ;; more memory, "write..." leaves a mark in memory, "table..." one in the table; then each
+      ;; hits `unreachable`.
       (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 108)) (then (loop $spin (br $spin))))
       (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 103))
         (then (drop (memory.grow (i32.const 2048)))))
       (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 119))
         (then (i32.store (i32.const 1024) (i32.const 1))))
+      (if (i32.eq (i32.load8_u (local.get $np)) (i32.const 116))
+        (then (table.set $marks (i32.const 0) (ref.func $mark))))
       unreachable)
   )
   (core instance $i (instantiate $m))
