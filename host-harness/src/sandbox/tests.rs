@@ -187,30 +187,17 @@ fn more_sequential_calls_than_instance_slots_reuse_the_slots() {
 }
 
 #[test]
-fn what_a_call_wrote_to_memory_is_gone_in_the_next_instance_of_its_slot() {
+fn what_a_call_wrote_to_memory_or_a_table_is_gone_in_the_next_instance_of_its_slot() {
+    // Memory goes back to the kernel; tables are zeroed in place (`TABLE_KEEP_RESIDENT`).
     let sandbox = failing_sandbox_with_slots(Duration::from_secs(5), 1);
     runtime().block_on(async {
-        for _ in 0..5 {
-            let failure = sandbox.call_tool("write", "{}", &context()).await;
-            assert_eq!(failure.unwrap_err().kind, FailureKind::Trap);
-            let listed = sandbox.list_tools().await;
-            assert!(listed.is_ok(), "the mark survived into the next instance");
-        }
-    });
-}
-
-#[test]
-fn what_a_call_wrote_to_a_table_is_gone_in_the_next_instance_of_its_slot() {
-    // Tables are zeroed in place (`TABLE_KEEP_RESIDENT`), not given back to the kernel.
-    let sandbox = failing_sandbox_with_slots(Duration::from_secs(5), 1);
-    runtime().block_on(async {
-        for _ in 0..5 {
-            let failure = sandbox.call_tool("table", "{}", &context()).await;
+        for tool in ["write", "table"].repeat(5) {
+            let failure = sandbox.call_tool(tool, "{}", &context()).await;
             assert_eq!(failure.unwrap_err().kind, FailureKind::Trap);
             let listed = sandbox.list_tools().await;
             assert!(
                 listed.is_ok(),
-                "the table's mark survived into the next instance"
+                "the mark of `{tool}` survived into the next instance"
             );
         }
     });
