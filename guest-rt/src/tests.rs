@@ -22,7 +22,12 @@ fn memcmp_orders_as_bytes_do() {
 
 proptest! {
     #[test]
-    fn memcmp_agrees_with_slice_order(a in prop::collection::vec(any::<u8>(), 0..40), flip in any::<usize>(), to in any::<u8>(), offset in 0usize..8) {
+    fn memcmp_agrees_with_slice_order(
+        a in prop::collection::vec(any::<u8>(), 0..40),
+        flip in any::<usize>(),
+        to in any::<u8>(),
+        offset in 0usize..8,
+    ) {
         let mut b = a.clone();
         if !b.is_empty() {
             let i = flip % b.len();
