@@ -259,20 +259,16 @@ fn refused_as_changed(tool: &str, business: &Map<String, Value>) -> bool {
 /// is not the one the call was checked against (it refused the arguments against its current
 /// contract, or it does not know the tool).
 pub fn interpret(tool: &str, result: &Value, mutation: bool) -> (Reply, bool) {
-    let is_error = result
-        .get("isError")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
     let Some(content) = result.get("content").and_then(Value::as_array) else {
         let e = ToolError::schema_mismatch("MoviePilot's tool result has no content");
-        let changed = is_error && tool_error_text(tool, "").code == ErrorCode::NotFound;
+        // Nothing says the catalogue changed: no text names a refusal or an unknown tool.
         return (
             Reply::failure(if mutation {
                 ToolError::unknown_outcome(&e.message)
             } else {
                 e
             }),
-            changed,
+            false,
         );
     };
     let texts: Vec<&str> = content
@@ -282,6 +278,10 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> (Reply, bool) {
         .collect();
     let skipped = content.len() - texts.len();
     let text = texts.join("\n");
+    let is_error = result
+        .get("isError")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let (reply, changed) = match serde_json::from_str::<Value>(text.trim()) {
         Ok(Value::Object(business)) => (
             business_reply(tool, &business, is_error, mutation),
@@ -291,11 +291,12 @@ pub fn interpret(tool: &str, result: &Value, mutation: bool) -> (Reply, bool) {
             let e = tool_error_text(tool, &text);
             let changed = e.code == ErrorCode::NotFound;
             let reply = Reply::failure(e);
-            if mutation {
-                (reply.warn(reconcile_warning()), changed)
+            let reply = if mutation {
+                reply.warn(reconcile_warning())
             } else {
-                (reply, changed)
-            }
+                reply
+            };
+            (reply, changed)
         }
         Ok(Value::Array(items)) => (
             unconfirmed(
