@@ -72,7 +72,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Serve(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(async move {
+            block_on(settings.worker_threads.unwrap_or(1), async move {
                 // Loading waits until the handshake is answered (see `background::Gate`).
                 let gate = Gate::closed();
                 let (sandbox, catalogue) = start_serving(&settings, &gate).await?;
@@ -86,11 +86,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::ServeHttp { common, addr } => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(serve_http(settings, addr))
+            block_on(
+                settings.worker_threads.unwrap_or(0),
+                serve_http(settings, addr),
+            )
         }
         Command::Tools(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(async move {
+            block_on(settings.worker_threads.unwrap_or(0), async move {
                 let host = Host::start(&settings).await?;
                 println!("{} tool(s):", host.tools().len());
                 print!("{}", present::tool_list(host.tools()));
@@ -110,7 +113,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     "the arguments must be a JSON object, like '{{\"query\":\"matrix\"}}'"
                 ),
             };
-            block_on(async move {
+            block_on(settings.worker_threads.unwrap_or(0), async move {
                 let host = Host::start(&settings).await?;
                 let result = host
                     .call(&name, Some(arguments), principal)
@@ -502,16 +505,21 @@ async fn list_tools(
     }
 }
 
-/// Runs `future` to completion on a new multi-threaded tokio runtime.
+/// Runs `future` to completion on a new multi-threaded tokio runtime with `workers` worker
+/// threads (0: one per CPU core).
 ///
 /// # Errors
 ///
 /// The runtime cannot be built, or `future` fails.
-fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(future)
+fn block_on<T>(
+    workers: usize,
+    future: impl Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if workers > 0 {
+        builder.worker_threads(workers);
+    }
+    builder.enable_all().build()?.block_on(future)
 }
 
 /// The identity provider's origins the HTTP component fetches from in OAuth mode (the

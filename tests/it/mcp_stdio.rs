@@ -175,27 +175,37 @@ fn a_slow_upstream_does_not_block_ping_or_tools_list() {
     assert_eq!(response["result"]["isError"], false, "{response}");
 }
 
+/// Calls overlap on `serve`'s one worker thread (the default) as on one per CPU core.
 #[test]
 fn concurrent_calls_run_in_parallel() {
-    let (fake, _key, mut h) = started();
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
     let delay = Duration::from_millis(1500);
     fake.set_override(
         "GET",
         "/api/v1/Search/movie/{searchTerm}",
         Reply::json(200, "[]").with_delay(delay),
     );
-    let started = Instant::now();
-    let ids: Vec<u64> = (0..6)
-        .map(|i| h.request("tools/call", json!({"name": "read_search", "arguments": {"query": format!("q{i}"), "media": "movie"}})))
-        .collect();
-    for id in ids {
-        assert_eq!(h.response(id)["result"]["isError"], false);
+    for threads in [None, Some("0")] {
+        let env = Env::ombi(&fake, &key);
+        let env = match threads {
+            Some(n) => env.set("MEDIA_MCP_WORKER_THREADS", n),
+            None => env,
+        };
+        let mut h = Harness::serve_initialized(&env, NEWEST);
+        let started = Instant::now();
+        let ids: Vec<u64> = (0..6)
+            .map(|i| h.request("tools/call", json!({"name": "read_search", "arguments": {"query": format!("q{i}"), "media": "movie"}})))
+            .collect();
+        for id in ids {
+            assert_eq!(h.response(id)["result"]["isError"], false, "{threads:?}");
+        }
+        let elapsed = started.elapsed();
+        assert!(
+            elapsed < delay * 3,
+            "{threads:?} threads: 6 calls of {delay:?} took {elapsed:?}: not concurrent"
+        );
     }
-    let elapsed = started.elapsed();
-    assert!(
-        elapsed < delay * 3,
-        "6 calls of {delay:?} took {elapsed:?}: not concurrent"
-    );
 }
 
 /// Sends `line`, then a ping with id `after`; returns every message up to the ping's answer

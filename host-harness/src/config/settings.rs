@@ -59,6 +59,8 @@ pub struct Settings {
     pub(crate) progress_interval: Duration,
     /// Idle connections kept per upstream origin (0: no reuse).
     pub(crate) upstream_max_idle: usize,
+    /// Worker threads of the runtime when set (0: one per CPU core); unset, each command's own.
+    pub(crate) worker_threads: Option<usize>,
     /// stderr log level.
     pub(crate) log_level: crate::logging::Level,
 }
@@ -153,6 +155,10 @@ impl Settings {
             http_front_door: FrontDoor::read(raw)?,
             progress_interval: Duration::from_millis(raw.number(&table::PROGRESS_INTERVAL_MS)?),
             upstream_max_idle: count(raw.number(&table::UPSTREAM_MAX_IDLE)?),
+            worker_threads: match raw.get(table::WORKER_THREADS.name) {
+                Some(_) => Some(count(raw.number(&table::WORKER_THREADS)?)),
+                None => None,
+            },
             log_level,
         })
     }

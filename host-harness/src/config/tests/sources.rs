@@ -203,3 +203,16 @@ fn ca_files_and_the_pool_size_are_harness_settings_not_passed_to_the_guest() {
     assert!(e.to_string().contains("MEDIA_MCP_UPSTREAM_MAX_IDLE"));
     assert_eq!(validate(&[]).unwrap().upstream_max_idle, 16);
 }
+
+#[test]
+fn worker_threads_are_unset_until_given_and_bounded() {
+    assert_eq!(validate(&[]).unwrap().worker_threads, None);
+    let given = |v: &str| validate(&[("MEDIA_MCP_WORKER_THREADS", v)]);
+    assert_eq!(given("0").unwrap().worker_threads, Some(0));
+    assert_eq!(given("4").unwrap().worker_threads, Some(4));
+    assert!(given("4").unwrap().passthrough.is_empty());
+    for bad in ["257", "-1", "two"] {
+        let e = given(bad).unwrap_err().to_string();
+        assert!(e.contains("MEDIA_MCP_WORKER_THREADS"), "{bad}: {e}");
+    }
+}
