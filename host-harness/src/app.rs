@@ -72,7 +72,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Serve(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(settings.worker_threads.unwrap_or(1), async move {
+            block_on(settings.stdio_workers(), async move {
                 // Loading waits until the handshake is answered (see `background::Gate`).
                 let gate = Gate::closed();
                 let (sandbox, catalogue) = start_serving(&settings, &gate).await?;
@@ -86,14 +86,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::ServeHttp { common, addr } => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(
-                settings.worker_threads.unwrap_or(0),
-                serve_http(settings, addr),
-            )
+            block_on(settings.workers(), serve_http(settings, addr))
         }
         Command::Tools(common) => {
             let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
-            block_on(settings.worker_threads.unwrap_or(0), async move {
+            block_on(settings.workers(), async move {
                 let host = Host::start(&settings).await?;
                 println!("{} tool(s):", host.tools().len());
                 print!("{}", present::tool_list(host.tools()));
@@ -113,7 +110,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     "the arguments must be a JSON object, like '{{\"query\":\"matrix\"}}'"
                 ),
             };
-            block_on(settings.worker_threads.unwrap_or(0), async move {
+            block_on(settings.workers(), async move {
                 let host = Host::start(&settings).await?;
                 let result = host
                     .call(&name, Some(arguments), principal)

@@ -10,6 +10,7 @@ use super::front_door::FrontDoor;
 use super::raw::{ConfigError, RawSettings};
 use super::table::{self, passes_through};
 use super::upstream::{EMPTY_USER_MESSAGE, Upstream, check_user_name, upstream};
+use super::variable::Kind;
 use crate::limits::moviepilot_first_byte_cap;
 
 /// Command-line flags that override variables.
@@ -66,6 +67,22 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The runtime's worker threads for `serve --http`, `tools` and `call` (0: one per CPU
+    /// core): the setting, else one per core.
+    pub(crate) fn workers(&self) -> usize {
+        self.worker_threads.unwrap_or(0)
+    }
+
+    /// The runtime's worker threads for `serve` over stdio: the setting, else the table's
+    /// default (one).
+    pub(crate) fn stdio_workers(&self) -> usize {
+        let Kind::Number { default, .. } = table::WORKER_THREADS.kind else {
+            unreachable!("the worker threads are a number in the table")
+        };
+        self.worker_threads
+            .unwrap_or_else(|| usize::try_from(default).unwrap_or(1))
+    }
+
     /// Validates raw values plus command-line overrides.
     ///
     /// # Errors
@@ -155,10 +172,11 @@ impl Settings {
             http_front_door: FrontDoor::read(raw)?,
             progress_interval: Duration::from_millis(raw.number(&table::PROGRESS_INTERVAL_MS)?),
             upstream_max_idle: count(raw.number(&table::UPSTREAM_MAX_IDLE)?),
-            worker_threads: match raw.get(table::WORKER_THREADS.name) {
-                Some(_) => Some(count(raw.number(&table::WORKER_THREADS)?)),
-                None => None,
-            },
+            worker_threads: raw
+                .get(table::WORKER_THREADS.name)
+                .map(|_| raw.number(&table::WORKER_THREADS))
+                .transpose()?
+                .map(count),
             log_level,
         })
     }
