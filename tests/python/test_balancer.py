@@ -104,6 +104,25 @@ def writes_seen(log: Path):
     return counts
 
 
+def arrived(log: Path, ids):
+    """Whether every write in `ids` has reached the fake Ombi, which logs each when it arrives
+    (a line being appended as it is read counts as not yet arrived)."""
+    try:
+        seen = writes_seen(log)
+    except ValueError:
+        return False
+    return all(seen.get(i) for i in ids)
+
+
+def wait_for_arrival(log: Path, ids, timeout=30):
+    """Returns once the writes `ids` are all waiting at the fake Ombi (for WRITE_DELAY_S), so a
+    replica stopped now has them in flight: a fixed sleep stops it too early on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while not arrived(log, ids):
+        assert time.monotonic() < deadline, f"writes {list(ids)} did not all reach Ombi: {log.read_text()}"
+        time.sleep(0.01)
+
+
 def call(url, tmdb_id, out):
     try:
         status, headers, data = post(url, write_call(tmdb_id), {"Authorization": f"Bearer {TOKEN}"})
@@ -116,14 +135,14 @@ def call(url, tmdb_id, out):
         out[tmdb_id] = (status, headers, data)
 
 
-def run_kill(balancer_url, victim):
+def run_kill(balancer_url, victim, log):
     """IN_FLIGHT writes at once; SIGKILL `victim` while they wait at Ombi; then AFTER more."""
     out = {}
     first = list(range(1000, 1000 + IN_FLIGHT))
     threads = [threading.Thread(target=call, args=(balancer_url, i, out)) for i in first]
     for t in threads:
         t.start()
-    time.sleep(WRITE_DELAY_S / 2)
+    wait_for_arrival(log, first)
     victim.proc.send_signal(signal.SIGKILL)
     victim.proc.wait(timeout=10)
     for t in threads:
@@ -160,7 +179,7 @@ def balancer_kind(request):
 def test_a_replica_killed_mid_call_never_repeats_a_write(balancer_kind, host, slow_writes, tmp_path):
     _key, log, _url = slow_writes
     with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
-        out = run_kill(lb.url, rs[0])
+        out = run_kill(lb.url, rs[0], log)
     verdict = outcomes(out, writes_seen(log))
     bad = {k: v for k, v in verdict.items() if v not in ("once", "lost")}
     assert not bad, bad
@@ -173,7 +192,7 @@ def test_a_replica_killed_mid_call_never_repeats_a_write(balancer_kind, host, sl
 def test_the_settings_the_files_avoid_do_repeat_writes(balancer_kind, slow_writes, tmp_path):
     _key, log, _url = slow_writes
     with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path, edit=UNSAFE[balancer_kind]) as (lb, rs):
-        out = run_kill(lb.url, rs[0])
+        out = run_kill(lb.url, rs[0], log)
     seen = writes_seen(log)
     twice = [tmdb for tmdb in out if seen.get(tmdb, 0) > 1]
     assert twice, f"the unsafe setting resent a write: {seen}"
@@ -182,6 +201,8 @@ def test_the_settings_the_files_avoid_do_repeat_writes(balancer_kind, slow_write
 
 def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
     _key, log, _url = slow_writes
+
+    ids = range(3000, 3004)
 
     async def session_body(lb, victim):
         async with create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as http:
@@ -197,11 +218,12 @@ def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
                             return tmdb, e.error
 
                     async def kill_later():
-                        await asyncio.sleep(WRITE_DELAY_S / 2)
+                        while not arrived(log, ids):
+                            await asyncio.sleep(0.01)
                         victim.proc.send_signal(signal.SIGKILL)
 
                     results = await asyncio.wait_for(
-                        asyncio.gather(*(one(t) for t in range(3000, 3004)), kill_later()), 60)
+                        asyncio.gather(*(one(t) for t in ids), kill_later()), 60)
                     after = await asyncio.wait_for(one(3100), 30)
                     return results[:-1], after
 
@@ -262,6 +284,8 @@ def test_a_replica_stopped_while_serving_loses_no_call_when_drained(balancer_kin
     out = {}
     with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
         first = start_writes(lb.url, range(4000, 4000 + IN_FLIGHT), out)
+        wait_for_arrival(log, range(4000, 4000 + IN_FLIGHT))
+        # The calls started next end this long after the first ones, while the replica is stopped.
         time.sleep(WRITE_DELAY_S / 3)
         if how == "balancer drain":
             lb.drain(0)

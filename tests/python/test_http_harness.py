@@ -85,7 +85,11 @@ def test_sigterm_finishes_the_request_in_flight_then_exits_cleanly(slow_upstream
     out = [None]
     t = threading.Thread(target=search, args=(s.url, out, 0))
     t.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 20
+    # SIGTERM once the search waits at the fake (a fixed sleep can be too short on a loaded machine).
+    while not (log.exists() and "/search/movie/" in log.read_text().lower()):
+        assert time.monotonic() < deadline, "the search never reached the fake Ombi"
+        time.sleep(0.01)
     s.proc.send_signal(signal.SIGTERM)
     t.join(30)
     assert s.proc.wait(timeout=30) == 0
