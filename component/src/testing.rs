@@ -156,6 +156,8 @@ pub fn call_as(up: &FakeUpstream, tool: &str, args: Value, principal: Option<&st
 pub struct MemoryCache {
     /// The entries.
     pub map: RefCell<std::collections::BTreeMap<String, String>>,
+    /// The keys read, in order.
+    pub reads: RefCell<Vec<String>>,
 }
 
 impl crate::host_cache::HostCache for MemoryCache {
@@ -164,6 +166,7 @@ impl crate::host_cache::HostCache for MemoryCache {
     }
 
     fn get(&self, key: &str) -> Option<String> {
+        self.reads.borrow_mut().push(key.to_owned());
         self.map.borrow().get(key).cloned()
     }
 

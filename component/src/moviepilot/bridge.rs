@@ -237,6 +237,11 @@ impl BridgedCall<'_> {
             },
             None => return Round::Distrusted(Lacking::Form),
         };
+        if tool.key.is_none()
+            && let Some(key) = form.form.key()
+        {
+            self.memo.learn_key(index, self.name, key);
+        }
         if let Some((before, answer)) = refused
             && before.checks_as(&form)
         {

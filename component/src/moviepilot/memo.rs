@@ -5,8 +5,9 @@
 //! form it needs it, never MoviePilot's whole schema:
 //!
 //! - the index: the protocol version negotiated, each tool's name, whether its listed schema
-//!   is a projection and the argument that names its operations (when its form has them), the
-//!   problems discovery reported, and a generation number that a refresh increases;
+//!   is a projection and the argument that names its operations (when its form has them; a
+//!   projected tool's form, and so its argument, comes with its first call), the problems
+//!   discovery reported, and a generation number that a refresh increases;
 //! - per tool and generation, its checking form: the weakened schema (see [`super::schema`]),
 //!   or, for a tool whose `oneOf`/`anyOf` branches are told apart by an `operation_id` or
 //!   `action` constant, the weakened schema without the branches;
@@ -359,6 +360,25 @@ impl<'a> Memo<'a> {
         if self.enabled() {
             self.cache
                 .set(&self.index_key(), &index.to_json().to_string());
+        }
+    }
+
+    /// Records in the stored index that argument `key` names `tool`'s operations, so that its
+    /// next calls read their operation's entry alone. A projected tool's form is made by its
+    /// first call, after the refresh that wrote the index. Nothing is written when the stored
+    /// index is no longer the one of `index.generation` (a refresh since keeps its own).
+    pub fn learn_key(&self, index: &Index, tool: &str, key: &str) {
+        if !self.enabled()
+            || self
+                .index()
+                .is_none_or(|i| i.generation != index.generation)
+        {
+            return;
+        }
+        let mut learnt = index.clone();
+        if let Some(t) = learnt.tools.iter_mut().find(|t| t.name == tool) {
+            t.key = Some(key.to_owned());
+            self.put_index(&learnt);
         }
     }
 

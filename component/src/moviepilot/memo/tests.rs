@@ -1,5 +1,6 @@
 use super::*;
 use crate::moviepilot::schema::check as whole_check;
+use crate::testing::MemoryCache;
 
 fn api() -> Value {
     json!({
@@ -224,51 +225,63 @@ fn a_recursive_definition_used_by_every_operation_is_stored_once_per_branch_at_i
     assert!(check("t", &ready(&form, &parts, &args), &args).is_ok());
 }
 
-/// A host cache that counts its reads.
-#[derive(Default)]
-struct Counting {
-    inner: crate::testing::MemoryCache,
-    reads: std::cell::Cell<usize>,
-}
-
-impl HostCache for Counting {
-    fn enabled(&self) -> bool {
-        true
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        self.reads.set(self.reads.get() + 1);
-        self.inner.get(key)
-    }
-
-    fn set(&self, key: &str, value: &str) {
-        self.inner.set(key, value);
-    }
+fn config() -> MoviePilotConfig {
+    let url = |k: &str| (k == "MOVIEPILOT_URL").then(|| "http://mp.test/mcp".to_owned());
+    crate::moviepilot::config::from_lookup(&url, &mut Vec::new()).expect("config")
 }
 
 #[test]
 fn with_the_key_the_index_names_a_call_reads_only_its_operation_entry() {
-    let cache = Counting::default();
-    let url = |k: &str| (k == "MOVIEPILOT_URL").then(|| "http://mp.test/mcp".to_owned());
-    let cfg = crate::moviepilot::config::from_lookup(&url, &mut Vec::new()).expect("config");
+    let cache = MemoryCache::default();
+    let cfg = config();
     let memo = Memo::new(&cache, &cfg);
     let args = json!({"operation_id": "media.search", "query": {"title": "Dune"}});
     let fresh = memo.prepare(1, "t", &api(), &args);
     for (key, reads) in [(Some("operation_id"), 1), (None, 2)] {
-        cache.reads.set(0);
+        cache.reads.borrow_mut().clear();
         let stored = memo.prepared(1, "t", key, &args).expect("stored");
         assert!(stored.checks_as(&fresh), "{key:?}");
-        assert_eq!(cache.reads.get(), reads, "{key:?}");
+        assert_eq!(cache.reads.borrow().len(), reads, "{key:?}");
     }
     // An operation that is not stored: the form and the names tell it is unknown.
     let unknown = json!({"operation_id": "nope"});
-    cache.reads.set(0);
+    cache.reads.borrow_mut().clear();
     let stored = memo
         .prepared(1, "t", Some("operation_id"), &unknown)
         .expect("form");
-    assert_eq!(cache.reads.get(), 3);
+    assert_eq!(cache.reads.borrow().len(), 3);
     assert!(matches!(
         check("t", &stored, &unknown),
         Err(Refused::Invalid(_))
     ));
+}
+
+#[test]
+fn a_learnt_key_goes_into_the_index_of_its_own_generation_only() {
+    let cache = MemoryCache::default();
+    let cfg = config();
+    let memo = Memo::new(&cache, &cfg);
+    let index = Index {
+        generation: 3,
+        version: "2025-06-18".into(),
+        tools: vec![IndexedTool {
+            name: "moviepilot_api".into(),
+            projected: true,
+            key: None,
+        }],
+        problems: vec![],
+    };
+    memo.put_index(&index);
+    memo.learn_key(&index, "moviepilot_api", "operation_id");
+    let learnt = memo.index().expect("index");
+    assert_eq!(learnt.tools[0].key.as_deref(), Some("operation_id"));
+    assert_eq!(learnt.generation, 3);
+    // A refresh wrote a newer index meanwhile: it stays as it is.
+    let newer = Index {
+        generation: 4,
+        ..index.clone()
+    };
+    memo.put_index(&newer);
+    memo.learn_key(&index, "moviepilot_api", "action");
+    assert_eq!(memo.index(), Some(newer));
 }

@@ -182,6 +182,15 @@ fn a_projected_schema_is_read_from_the_helper_once_and_checked_per_operation() {
     );
     assert!(stored.values().all(|v| !v.contains("oneOf")), "{stored:?}");
     drop(stored);
+    // The first call learnt which argument names the operation: a call reads the index and its
+    // operation's entry, not the form first.
+    w.cache.reads.borrow_mut().clear();
+    call(&w.plugin, &w.up, "moviepilot_api", args.clone());
+    let reads = w.cache.reads.borrow().clone();
+    assert!(
+        matches!(&reads[..], [index, op] if index.ends_with(" index") && op.ends_with(" op moviepilot_api media.search")),
+        "{reads:?}"
+    );
     w.up.log.borrow_mut().clear();
     let bad = call(
         &w.plugin,
