@@ -240,7 +240,7 @@ impl BridgedCall<'_> {
         if tool.key.is_none()
             && let Some(key) = form.form.key()
         {
-            self.memo.learn_key(index, self.name, key);
+            self.memo.learn_key(index.generation, self.name, key);
         }
         if let Some((before, answer)) = refused
             && before.checks_as(&form)

@@ -365,20 +365,19 @@ impl<'a> Memo<'a> {
 
     /// Records in the stored index that argument `key` names `tool`'s operations, so that its
     /// next calls read their operation's entry alone. A projected tool's form is made by its
-    /// first call, after the refresh that wrote the index. Nothing is written when the stored
-    /// index is no longer the one of `index.generation` (a refresh since keeps its own).
-    pub fn learn_key(&self, index: &Index, tool: &str, key: &str) {
-        if !self.enabled()
-            || self
-                .index()
-                .is_none_or(|i| i.generation != index.generation)
-        {
+    /// first call, after the refresh that wrote the index. The index is read again and changed
+    /// only while it is still of `generation` (a refresh since keeps its own), so what other
+    /// calls learnt meanwhile stays.
+    pub fn learn_key(&self, generation: u64, tool: &str, key: &str) {
+        if !self.enabled() {
             return;
         }
-        let mut learnt = index.clone();
-        if let Some(t) = learnt.tools.iter_mut().find(|t| t.name == tool) {
+        let Some(mut index) = self.index().filter(|i| i.generation == generation) else {
+            return;
+        };
+        if let Some(t) = index.tools.iter_mut().find(|t| t.name == tool) {
             t.key = Some(key.to_owned());
-            self.put_index(&learnt);
+            self.put_index(&index);
         }
     }
 

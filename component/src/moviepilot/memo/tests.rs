@@ -272,7 +272,7 @@ fn a_learnt_key_goes_into_the_index_of_its_own_generation_only() {
         problems: vec![],
     };
     memo.put_index(&index);
-    memo.learn_key(&index, "moviepilot_api", "operation_id");
+    memo.learn_key(3, "moviepilot_api", "operation_id");
     let learnt = memo.index().expect("index");
     assert_eq!(learnt.tools[0].key.as_deref(), Some("operation_id"));
     assert_eq!(learnt.generation, 3);
@@ -282,6 +282,6 @@ fn a_learnt_key_goes_into_the_index_of_its_own_generation_only() {
         ..index.clone()
     };
     memo.put_index(&newer);
-    memo.learn_key(&index, "moviepilot_api", "action");
+    memo.learn_key(3, "moviepilot_api", "action");
     assert_eq!(memo.index(), Some(newer));
 }
