@@ -4,7 +4,8 @@
 //! * at most a cap of connections ([`connections`], fitted to the descriptor limit by
 //!   [`descriptors`]); a failed `accept` (out of descriptors, a connection aborted) is logged
 //!   once per burst and retried with back-off, never the end of the server;
-//! * headers within the header timeout, and no connection idle past the idle timeout;
+//! * no connection idle past the idle timeout (from its acceptance or its last request), and
+//!   a request's headers within the header timeout from their first byte;
 //! * the transport's admission on the headers alone ([`admission`]): an unauthenticated or
 //!   malformed request is answered without reading its body, taking a slot or parsing JSON;
 //! * the body within the body timeout and the 4 MiB cap, still without a slot;
@@ -49,7 +50,7 @@ mod connections;
 mod descriptors;
 mod listener_stop;
 
-use connections::{Connections, Guarded, Held};
+use connections::{Connections, Due, Guarded, Held, Watched};
 use listener_stop::HANDSHAKE_SETTLE;
 
 use calls::{Abandoned, ChannelBody};
@@ -167,7 +168,7 @@ pub async fn serve(
                 }
             }
         };
-        spawn_connection(&mut connections, &shared, place, stream, peer);
+        spawn_connection(&mut connections, &shared, place.open(), stream, peer);
         // Reap finished connections so the set does not grow.
         while connections.try_join_next().is_some() {}
     }
@@ -237,17 +238,24 @@ fn spawn_connection(
                 )
             }
         });
+        // The header timeout is the loop's below: hyper's would also run while a kept-alive
+        // connection waits for its next request, cutting the idle timeout to the header one.
+        let io = Watched {
+            inner: stream,
+            connection: place.connection.clone(),
+        };
         let served = http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(options.header_timeout)
+            .header_read_timeout(None)
             .keep_alive(true)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(io), service);
         tokio::pin!(served);
         let this = place.connection.clone();
+        let (idle, headers) = (options.idle_timeout, options.header_timeout);
         let result = loop {
-            let idle_until = this
-                .idle_deadline(options.idle_timeout)
-                .unwrap_or_else(|| Instant::now() + options.idle_timeout);
+            let wake = this
+                .deadline(idle, headers)
+                .map_or_else(|| Instant::now() + idle, Due::at);
             tokio::select! {
                 result = served.as_mut() => break result,
                 _ = stopping.changed() => {
@@ -261,10 +269,20 @@ fn spawn_connection(
                     served.as_mut().graceful_shutdown();
                     break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
                 }
-                () = tokio::time::sleep_until(idle_until) => {
-                    if this.idle_deadline(options.idle_timeout).is_some_and(|d| d <= Instant::now()) {
-                        served.as_mut().graceful_shutdown();
-                        break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                () = tokio::time::sleep_until(wake) => {
+                    match this.deadline(idle, headers) {
+                        Some(Due::Idle(at)) if at <= Instant::now() => {
+                            served.as_mut().graceful_shutdown();
+                            break tokio::time::timeout(CLOSE_GRACE, served.as_mut()).await.unwrap_or(Ok(()));
+                        }
+                        Some(Due::Headers(at)) if at <= Instant::now() => {
+                            crate::log_debug!(
+                                "connection from {peer}: headers incomplete after {} s; closed",
+                                headers.as_secs()
+                            );
+                            break Ok(());
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -295,11 +313,11 @@ async fn take_last_connections(
     let until = Instant::now() + settle;
     let mut taken = 0usize;
     while let Ok(Ok((stream, peer))) = tokio::time::timeout_at(until, listener.accept()).await {
-        spawn_connection(connections, shared, open.place().await, stream, peer);
+        spawn_connection(connections, shared, open.place().await.open(), stream, peer);
         taken += 1;
     }
     for (stream, peer) in listener_stop::queued(listener) {
-        spawn_connection(connections, shared, open.place().await, stream, peer);
+        spawn_connection(connections, shared, open.place().await.open(), stream, peer);
         taken += 1;
     }
     if taken > 0 {

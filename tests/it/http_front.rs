@@ -88,7 +88,18 @@ impl Drop for Server {
 /// Sends `head` (request line and headers, without the blank line) and `body`, and reads the
 /// answer: status, headers (lower-case names) and body.
 fn exchange(addr: SocketAddr, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
+    exchange_after(addr, Duration::ZERO, head, body)
+}
+
+/// [`exchange`], sending the request `pause` after connecting.
+fn exchange_after(
+    addr: SocketAddr,
+    pause: Duration,
+    head: &str,
+    body: &str,
+) -> (u16, Vec<(String, String)>, String) {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(30)).unwrap();
+    std::thread::sleep(pause);
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
@@ -162,6 +173,120 @@ fn the_server_keeps_serving_when_idle_connections_exceed_its_descriptor_limit() 
     assert!(server.alive(), "the harness exited");
     drop(idle);
     assert_eq!(ping(server.addr).0, 200);
+}
+
+#[test]
+fn the_first_request_after_a_quiet_spell_longer_than_the_idle_timeout_is_answered() {
+    let (fake, key) = fake();
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[("MEDIA_MCP_HTTP_IDLE_TIMEOUT_SECS", "1")],
+    );
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer {ALICE}\r\nContent-Length: {}",
+        server.addr,
+        body.len()
+    );
+    // No connection at all for longer than the idle timeout, then a client that sends its
+    // request a moment after connecting (as after a TLS handshake or a browser's preconnect).
+    for quiet in [Duration::from_millis(1500), Duration::from_millis(2500)] {
+        std::thread::sleep(quiet);
+        let (status, _, answer) =
+            exchange_after(server.addr, Duration::from_millis(300), &head, &body);
+        assert_eq!(
+            status, 200,
+            "after {quiet:?} without connections: {answer:?}"
+        );
+    }
+}
+
+/// A ping with keep-alive, as raw bytes.
+fn keep_alive_ping(addr: SocketAddr) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer {ALICE}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Reads one answer's status line and headers and its `Content-Length` body from `stream`;
+/// `None` when the connection ends before one byte of it.
+fn read_one_answer(stream: &mut BufReader<TcpStream>) -> Option<String> {
+    let mut status = String::new();
+    if stream.read_line(&mut status).unwrap_or(0) == 0 {
+        return None;
+    }
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        stream.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    stream.read_exact(&mut body).unwrap();
+    Some(status)
+}
+
+#[test]
+fn a_kept_alive_connection_waits_the_idle_timeout_and_slow_headers_the_header_timeout() {
+    let (fake, key) = fake();
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[
+            ("MEDIA_MCP_HTTP_IDLE_TIMEOUT_SECS", "4"),
+            ("MEDIA_MCP_HTTP_HEADER_TIMEOUT_SECS", "1"),
+        ],
+    );
+    let stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut kept = BufReader::new(stream);
+    for pause in [Duration::ZERO, Duration::from_millis(2500)] {
+        // Longer than the header timeout but within the idle one: the same connection answers.
+        std::thread::sleep(pause);
+        kept.get_mut()
+            .write_all(keep_alive_ping(server.addr).as_bytes())
+            .unwrap();
+        let status = read_one_answer(&mut kept);
+        assert!(
+            status.as_deref().is_some_and(|s| s.contains(" 200 ")),
+            "after {pause:?} on a kept-alive connection: {status:?}"
+        );
+    }
+    // Past the idle timeout it is closed cleanly: not one byte of an answer.
+    let closed_after = std::time::Instant::now();
+    assert_eq!(read_one_answer(&mut kept), None);
+    assert!(closed_after.elapsed() >= Duration::from_secs(3));
+    // A request whose headers stop half-way is closed by the header timeout, well before the
+    // idle timeout would close it.
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let started = std::time::Instant::now();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = slow.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(4),
+        "closed after {took:?}"
+    );
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub const HTTP_MAX_CONNECTIONS: Variable = Variable {
 
 pub const HTTP_HEADER_TIMEOUT_SECS: Variable = Variable {
     name: "MEDIA_MCP_HTTP_HEADER_TIMEOUT_SECS",
-    help: "serve --http: seconds a client has to send a request's headers; then the connection is closed.",
+    help: "serve --http: seconds a request's headers may take to arrive, from their first byte; then the connection is closed.",
     scope: Scope::Host,
     kind: Kind::Number {
         min: 1,
@@ -38,7 +38,7 @@ pub const HTTP_HEADER_TIMEOUT_SECS: Variable = Variable {
 
 pub const HTTP_IDLE_TIMEOUT_SECS: Variable = Variable {
     name: "MEDIA_MCP_HTTP_IDLE_TIMEOUT_SECS",
-    help: "serve --http: seconds a keep-alive connection may stay open without a request.",
+    help: "serve --http: seconds a connection may stay open without a request, from its acceptance or its last answer; then it is closed cleanly.",
     scope: Scope::Host,
     kind: Kind::Number {
         min: 1,
