@@ -52,6 +52,8 @@ struct OriginPool {
     extra_roots: Vec<CertificateDer<'static>>,
     ca_variable: &'static str,
     max_idle: usize,
+    /// How long a connection idle since its own last exchange is kept ([`IDLE_TIMEOUT`]).
+    idle_timeout: Duration,
     /// Built on first use, inside the runtime whose tasks drive its connections.
     client: OnceLock<Client<OriginConnector, WasiBody>>,
 }
@@ -83,6 +85,7 @@ impl UpstreamPool {
                 extra_roots: upstream.extra_roots.clone(),
                 ca_variable: upstream.ca_variable,
                 max_idle: settings.upstream_max_idle,
+                idle_timeout: IDLE_TIMEOUT,
                 client: OnceLock::new(),
             });
         }
@@ -102,6 +105,7 @@ impl UpstreamPool {
                 extra_roots: Vec::new(),
                 ca_variable: "",
                 max_idle,
+                idle_timeout: IDLE_TIMEOUT,
                 client: OnceLock::new(),
             });
         }
@@ -165,7 +169,7 @@ impl OriginPool {
             };
             Client::builder(TokioExecutor::new())
                 .pool_timer(TokioTimer::new())
-                .pool_idle_timeout(IDLE_TIMEOUT)
+                .pool_idle_timeout(self.idle_timeout)
                 .pool_max_idle_per_host(self.max_idle)
                 .build(connector)
         })

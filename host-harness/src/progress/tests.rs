@@ -88,3 +88,24 @@ fn reports_say_the_elapsed_time_and_name_the_tool() {
         "read_search: still running after 20 s"
     );
 }
+
+#[test]
+fn a_call_after_a_quiet_spell_counts_its_interval_from_its_own_start() {
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let seen = reports.clone();
+    runtime().block_on(async {
+        // The process has been quiet for several intervals before this call.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        with_progress(
+            tokio::time::sleep(Duration::from_millis(40)),
+            Duration::from_millis(100),
+            move |elapsed| {
+                seen.lock().unwrap().push(elapsed);
+                async {}
+            },
+        )
+        .await;
+    });
+    let reports = reports.lock().unwrap();
+    assert!(reports.is_empty(), "a 40 ms call reported {reports:?}");
+}
