@@ -4,7 +4,7 @@
 # `@modelcontextprotocol/sdk` into target/bench/node), runs the criterion micro-benchmarks and
 # the driver, and writes BENCHMARKS.md.
 #
-#   ./scripts/bench.sh           full run (about 5 minutes on 2 cores once built); measures the
+#   ./scripts/bench.sh           full run (about 10 minutes on 2 cores once built); measures the
 #                                harness binary deployments run, target/dist/host-harness
 #                                (scripts/build-dist.sh: an 8-minute LTO build the first time)
 #   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI), with the release
@@ -79,3 +79,7 @@ target/py/bin/python scripts/engine-cost.py $smoke
 # The front door under 1,000 clients at once (latency, peak memory): its own section, after the
 # engine costs (smoke: 50 clients, to target/bench/frontdoor.smoke.md).
 target/py/bin/python scripts/frontdoor-load.py $smoke
+
+# A household's evening: quiet gaps past every timeout's default, then bursts (its own section;
+# smoke: one 1.6 s gap with 1 s timeouts, to target/bench/household.smoke.md).
+target/py/bin/python scripts/household-soak.py $smoke

@@ -151,13 +151,17 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = _handle
 
 
-def start(api_key: str, log: str, port: int = 0, fixtures: Path = FIXTURES, overrides=None):
+def start(api_key: str, log: str, port: int = 0, fixtures: Path = FIXTURES, overrides=None,
+          keep_alive_s=None):
     """Start in a background thread; returns the server (server.server_port is the port).
 
     overrides: {(METHOD, path template as in index.json, lower-cased): (status, content type, bytes[, delay s[, headers]])}
     replaces what a route answers; it can be changed while the server runs (server.cfg["overrides"]).
+    keep_alive_s: a connection that sends no request for this long is closed, as Kestrel's
+    keep-alive timeout (130 s by default) closes it; unset, kept-alive connections stay open.
     """
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    handler = Handler if keep_alive_s is None else type("KeepAliveHandler", (Handler,), {"timeout": keep_alive_s})
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     server.cfg = {"api_key": api_key, "log": log, "lock": threading.Lock(),
                   "routes": load_routes(fixtures), "fixtures": fixtures,
