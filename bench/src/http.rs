@@ -139,9 +139,9 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
             ))
         },
         if runs(&wasmtime, "--version") && component.is_file() {
-            // README's command line. Its request bound matters at 256 in flight: without it
-            // wasmtime's pooling allocator runs out of core instances (1,000 by default) and
-            // answers the requests past that with HTML 500s.
+            // The command line of docs/guide/http.md. Its request bound matters at 256 in flight:
+            // without it wasmtime's pooling allocator runs out of core instances (1,000 by
+            // default) and answers the requests past that with HTML 500s.
             let mut args: Vec<String> = [
                 "serve",
                 "-Scli",

@@ -153,8 +153,7 @@ fn main() -> anyhow::Result<()> {
         Vec::new()
     };
     let micro = micro::read_criterion(&root.join("target/criterion"));
-    let notes = std::fs::read_to_string(root.join("bench/NOTES.md")).unwrap_or_default();
-    let mut text = report::render(&results, &over_http, bridge.as_ref(), &micro, plan, &notes);
+    let mut text = report::render(&results, &over_http, bridge.as_ref(), &micro, plan);
     text.push_str(&http::render(&over_http, plan));
     if let Some(bridge) = &bridge {
         text.push_str(&bridge::render(bridge, plan));
