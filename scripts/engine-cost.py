@@ -2,8 +2,8 @@
 """What each engine costs per request serving target/media_mcp_http.wasm: host CPU time
 (user + system of the host process, from /proc) and latency, for `ping` and for `tools/call
 read_search` against the fake Ombi, sequential on one kept-alive connection, every engine in the
-same run. Engines: `host-harness serve --http`, `wasmtime serve` (the README's flags) and one
-`wash host` (tests/python/lattice.py). Writes its section of BENCHMARKS.md (run by
+same run. Engines: `host-harness serve --http`, `wasmtime serve` (the flags of
+docs/guide/http.md) and one `wash host` (tests/python/lattice.py). Writes its section of BENCHMARKS.md (run by
 scripts/bench.sh after the main driver; `--smoke` writes target/bench/engines.smoke.md with a
 few calls).
 
@@ -76,7 +76,7 @@ def engines(tmp, ombi_url, key):
         proc.terminate()
         proc.wait(timeout=20)
 
-    yield "`wasmtime serve` (README flags)", port, proc.pid, None, stop_wasmtime
+    yield "`wasmtime serve` (documented flags)", port, proc.pid, None, stop_wasmtime
     lacking = missing()
     if lacking:
         print(f"engine-cost: no wash host row, missing {lacking}", file=sys.stderr)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The HTTP front door under load: 1,000 clients connect at once to `host-harness serve --http`
-and to `wasmtime serve` (the README's flags), each on its own connection, and each sends
-`tools/call read_search` (with a bearer token) against the fake Ombi, then a second one on the
-same kept-alive connection. Reports per engine: answers by status, latency (median, p99, max,
+and to `wasmtime serve` (the flags of docs/guide/http.md), each on its own connection, and
+each sends `tools/call read_search` (with a bearer token) against the fake Ombi, then a second
+one on the same kept-alive connection. Reports per engine: answers by status, latency (median, p99, max,
 from the first byte sent to the last byte read), the wall time of the whole burst, and the
 engine's peak resident memory (`VmHWM` of /proc/PID/status) against its resident memory when
 idle before the burst. Writes its section of BENCHMARKS.md (run by scripts/bench.sh after the
@@ -116,7 +116,7 @@ def engines(tmp, ombi_url, key):
         proc.terminate()
         proc.wait(timeout=20)
 
-    yield "`wasmtime serve` (README flags)", port, proc.pid, stop_wasmtime
+    yield "`wasmtime serve` (documented flags)", port, proc.pid, stop_wasmtime
 
 
 def warm(port):
@@ -163,8 +163,8 @@ def main():
         "first byte sent to last byte read, of the calls answered 200; *wall* is the whole burst. Memory is "
         "the engine process's resident set when idle after one warm-up call (`VmRSS`) and its peak over the "
         "run (`VmHWM`). `host-harness serve --http` runs 32 calls at once by default "
-        "(`MEDIA_MCP_HTTP_MAX_IN_FLIGHT`) and holds up to 1024 connections; the README's `wasmtime serve` "
-        "command line runs 32 requests at once and queues the rest (it has no connection limit). "
+        "(`MEDIA_MCP_HTTP_MAX_IN_FLIGHT`) and holds up to 1024 connections; the documented `wasmtime serve` "
+        "command line (docs/guide/http.md) runs 32 requests at once and queues the rest (it has no connection limit). "
         f"Load average (1, 5, 15 min) before / after: {' '.join(load_before)} / {' '.join(load_after)}.", "",
         "| engine | answers | latency median | p99 | max | wall | RSS idle | RSS peak |",
         "|---|---|---:|---:|---:|---:|---:|---:|",

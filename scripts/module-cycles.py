@@ -18,6 +18,13 @@ this sense: its prelude and re-exports serve the whole crate. A face may name an
 Exit status 1 when either graph has a cycle or an import runs back up into a face.
 
     scripts/module-cycles.py component/src
+
+With `--order` it prints the crate's top-level modules in dependency order instead, lowest
+first: one line per module with its level (0: it imports no other module of the crate; else one
+more than the highest level among the modules it imports) and the modules it imports.
+docs/dev/architecture.md holds this output, checked by tests/python/test_docs.py.
+
+    scripts/module-cycles.py host-harness/src --order
 """
 import os
 import re
@@ -211,8 +218,9 @@ def sccs(graph):
     return out
 
 
-def main():
-    src = sys.argv[1] if len(sys.argv) > 1 else "component/src"
+def graphs(src):
+    """The file graph, the top-level-module graph and the imports that run back up into a
+    module face, of the crate source tree `src`."""
     mods = module_files(src)
     files, tops, texts, reexports, back_up = {}, {}, {}, {}, []
     for path, file in mods.items():
@@ -244,6 +252,50 @@ def main():
             if d[0] != top:
                 tops.setdefault(top, set()).add(d[0])
         tops.setdefault(top, set())
+    return files, tops, back_up
+
+
+def levels(tops):
+    """Each top-level module's level: 0 when it imports no other module, else one more than
+    the highest level among those it imports. None when the graph has a cycle."""
+    if sccs(tops):
+        return None
+    level = {}
+
+    def visit(m):
+        if m not in level:
+            level[m] = 1 + max((visit(d) for d in tops.get(m, ())), default=-1)
+        return level[m]
+
+    for m in tops:
+        visit(m)
+    return level
+
+
+def order_lines(tops):
+    """The `--order` output: modules lowest first (by level, then name), with their imports."""
+    level = levels(tops)
+    if level is None:
+        return None
+    width = max((len(m) for m in tops), default=0)
+    out = []
+    for m in sorted(tops, key=lambda m: (level[m], m)):
+        deps = ", ".join(sorted(tops[m]))
+        out.append(f"{level[m]}  {m.ljust(width)}  {deps or '-'}".rstrip())
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    src = args[0] if args else "component/src"
+    files, tops, back_up = graphs(src)
+    if "--order" in args[1:]:
+        lines = order_lines(tops)
+        if lines is None:
+            print(f"{src}: the module graph has a cycle; run without --order to see it")
+            sys.exit(1)
+        print("\n".join(lines))
+        return
     name = lambda p: "::".join(p)
     bad = False
     for label, graph in (("file", files), ("top-level module", tops)):
@@ -257,7 +309,7 @@ def main():
     for path, used, face in sorted(set(back_up)):
         bad = True
         print(f"  {name(path)}: `{used}` goes through the face of {name(face)}")
-    if len(sys.argv) > 2 and sys.argv[2] == "--layers":
+    if "--layers" in args[1:]:
         for top, deps in sorted(tops.items()):
             print(f"  {top} -> {', '.join(sorted(deps)) or '-'}")
     sys.exit(1 if bad else 0)

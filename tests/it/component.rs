@@ -70,7 +70,7 @@ fn http_component_file() -> std::path::PathBuf {
     path
 }
 
-/// What the README documents for the gateway artifact: the plugin world's imports plus
+/// What docs/guide/install.md documents for the gateway artifact: the plugin world's imports plus
 /// `wasi:random/random` (the transport's correlation ids), exactly what `serve --http` links. `wasi:http/types` also carries the
 /// incoming request the transport answers.
 #[test]

@@ -5,7 +5,7 @@ serve`, `host-harness serve --http`) and over stdio (`host-harness serve`):
   tests/node/package.json, run with the Node 22 it needs) at `--requirements 2025-11-25` and
   `--requirements 2026-07-28`; the scenarios that do not apply to a server with tools only are
   the expected failures in tests/conformance/ (the suite fails a run when one of them passes,
-  so the list cannot go stale), and README.md says why each does not apply;
+  so the list cannot go stale), and docs/reference/protocol.md says why each does not apply;
 * real clients in both eras: the Python SDK (mode "2026-07-28" and "auto"), the TypeScript SDK
   v2 client (pinned to 2026-07-28 and "auto"), MCP Inspector's CLI with `--protocol-era
   modern`, each listing and calling tools as the bearer token's user;

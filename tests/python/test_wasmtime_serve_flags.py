@@ -1,7 +1,7 @@
-"""The `wasmtime serve` command line of the README, run as written (the address, the Ombi URL
-and the component path pointed at this test's), with its limits: the tools work within them,
-the request bound queues the requests past it, and the wall-clock limit is above the
-component's own deadline."""
+"""The `wasmtime serve` command line of docs/guide/http.md, run as written (the address, the
+Ombi URL and the component path pointed at this test's), with its limits: the tools work
+within them, the request bound queues the requests past it, and the wall-clock limit is above
+the component's own deadline."""
 import json
 import re
 import secrets
@@ -25,8 +25,10 @@ COMPONENT_DEADLINE_S = 30  # MEDIA_MCP_CALL_DEADLINE_MS's default
 
 
 def readme_command():
-    """The README's `wasmtime serve` invocation, as argv (without the environment prefix)."""
-    text = (ROOT / "README.md").read_text()
+    """The documented `wasmtime serve` invocation (docs/guide/http.md, "With `wasmtime serve`"),
+    as argv (without the environment prefix). The name predates the docs/ book; other scripts
+    and tests import it."""
+    text = (ROOT / "docs" / "guide" / "http.md").read_text()
     blocks = re.findall(r"\n((?:    .*\\\n)+    .*\n)", text)
     (block,) = [b for b in blocks if "wasmtime serve" in b and "--max-concurrent-requests" in b]
     words = shlex.split(block.replace("\\\n", " "))
@@ -55,7 +57,7 @@ def seconds(value):
 
 
 def serve(tmp_path, argv, ombi_url, key, bound=None):
-    """Runs `argv` (the README's) on a free port against `ombi_url`; `bound` replaces the
+    """Runs `argv` (the documented one) on a free port against `ombi_url`; `bound` replaces the
     --max-concurrent-requests value."""
     args = list(argv)
     args[0] = str(wasmtime_binary())
@@ -73,14 +75,14 @@ def serve(tmp_path, argv, ombi_url, key, bound=None):
     return proc, f"http://127.0.0.1:{port}/mcp"
 
 
-def test_the_readme_limits_suit_the_component():
+def test_the_documented_limits_suit_the_component():
     f = flags(readme_command())
     assert int(f["--max-concurrent-requests"][0]) == 32, "the harness's MEDIA_MCP_HTTP_MAX_IN_FLIGHT default"
     assert seconds(f["-W"]["timeout"]) >= COMPONENT_DEADLINE_S + 1, "above the component's own deadline"
     assert int(f["-W"]["max-memory-size"]) == 64 << 20, "the harness's MEDIA_MCP_MEMORY_LIMIT_MIB default"
 
 
-def test_the_readme_command_serves_the_tools(upstream, tmp_path):
+def test_the_documented_command_serves_the_tools(upstream, tmp_path):
     if not HTTP_COMPONENT.is_file():
         pytest.fail(f"{HTTP_COMPONENT} is missing: run scripts/build-component.sh")
     key, log, url = upstream

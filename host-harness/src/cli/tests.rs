@@ -228,38 +228,41 @@ fn long_descriptions_wrap_under_their_column() {
     );
 }
 
-/// Every `OMBI_*`, `MOVIEPILOT_*` and `MEDIA_MCP_*` setting the README names is in `--help`.
+/// Every `OMBI_*`, `MOVIEPILOT_*` and `MEDIA_MCP_*` setting the configuration reference
+/// (`docs/reference/configuration.md`) and the README name is in `--help`.
 #[test]
-fn help_documents_every_setting_in_the_readme() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("README.md");
+fn help_documents_every_setting_in_the_docs() {
     let help = help();
     let mut checked = 0;
-    for (at, _) in readme.match_indices(['O', 'M']) {
-        let rest = &readme[at..];
-        if !["OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"]
-            .iter()
-            .any(|p| rest.starts_with(p))
-            || readme[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            continue;
+    for doc in ["docs/reference/configuration.md", "README.md"] {
+        let path = format!("{}/../{doc}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect(doc);
+        for (at, _) in text.match_indices(['O', 'M']) {
+            let rest = &text[at..];
+            if !["OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"]
+                .iter()
+                .any(|p| rest.starts_with(p))
+                || text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let len = rest
+                .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..len];
+            // `MEDIA_MCP_HTTP_*` names a family, not a setting.
+            if name.ends_with('_') && rest[len..].starts_with('*') {
+                continue;
+            }
+            assert!(
+                help.contains(name),
+                "{doc} documents {name}, --help does not"
+            );
+            checked += 1;
         }
-        let len = rest
-            .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
-            .unwrap_or(rest.len());
-        let name = &rest[..len];
-        // `MEDIA_MCP_HTTP_*` names a family, not a setting.
-        if name.ends_with('_') && rest[len..].starts_with('*') {
-            continue;
-        }
-        assert!(
-            help.contains(name),
-            "README documents {name}, --help does not"
-        );
-        checked += 1;
     }
     assert!(checked > 20, "{checked}");
 }

@@ -158,7 +158,7 @@ impl fmt::Display for OAuthError {
         match self {
             OAuthError::Missing(name) => write!(
                 f,
-                "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (see the README's OAuth section)"
+                "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (setup: see docs/guide/oauth.md)"
             ),
             OAuthError::NotUrl(name) => write!(
                 f,

@@ -38,7 +38,7 @@ fn required_and_invalid_values_name_the_variable() {
     assert_eq!(e, OAuthError::Missing("MEDIA_MCP_OAUTH_RESOURCE"));
     assert_eq!(
         e.to_string(),
-        "MEDIA_MCP_HTTP_AUTH=oauth needs MEDIA_MCP_OAUTH_RESOURCE (see the README's OAuth section)"
+        "MEDIA_MCP_HTTP_AUTH=oauth needs MEDIA_MCP_OAUTH_RESOURCE (setup: see docs/guide/oauth.md)"
     );
     let e = parse(&BASE[1..]).unwrap_err();
     assert_eq!(e, OAuthError::Missing("MEDIA_MCP_OAUTH_ISSUER"));
