@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: native unit tests of the component, the harness, the fakes
 # and the demo, the integration tests (real stdio MCP against fake upstreams on loopback), and the official Python
-# MCP client against the harness. Installs what it needs (the wasm target, a Python venv).
+# MCP client against the harness. Installs what it needs: the system packages
+# (scripts/install-test-deps.sh), the wasm target, a Python venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+./scripts/install-test-deps.sh
 
 ./scripts/build-component.sh
 ./scripts/build-native.sh

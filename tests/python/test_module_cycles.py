@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parent.parent.parent / "scripts" / "module-cycles.py"
 
 
@@ -63,3 +65,13 @@ def test_a_cycle_fails(tmp_path):
     })
     assert result.returncode == 1
     assert "cycle: a, b" in result.stdout
+
+
+ROOT = SCRIPT.parent.parent
+CRATE_SOURCES = sorted(p.parent / "src" for p in ROOT.glob("*/Cargo.toml") if (p.parent / "src").is_dir())
+
+
+@pytest.mark.parametrize("src", CRATE_SOURCES, ids=lambda p: p.parent.name)
+def test_every_crate_of_the_repository_passes(src):
+    result = subprocess.run([sys.executable, str(SCRIPT), str(src)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
