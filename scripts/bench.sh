@@ -49,9 +49,9 @@ fi
 # skipped peer in smoke mode.
 install_peers() {
   python3 -m venv target/py >/dev/null
-  target/py/bin/pip install --quiet --disable-pip-version-check -r bench/peers/python/requirements.txt
+  target/py/bin/pip install --quiet --disable-pip-version-check -r crates/media-mcp-bench/peers/python/requirements.txt
   mkdir -p target/bench/node
-  cp bench/peers/typescript/package.json bench/peers/typescript/server.mjs target/bench/node/
+  cp crates/media-mcp-bench/peers/typescript/package.json crates/media-mcp-bench/peers/typescript/server.mjs target/bench/node/
   (cd target/bench/node && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 }
 if [[ -n "$smoke" ]]; then

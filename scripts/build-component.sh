@@ -7,7 +7,7 @@
 #                               wasi:http/incoming-handler), for wasmtime serve, wasmCloud, Spin.
 # Each guest is linked as a core module (wasm-component-ld's `--skip-wit-component`), shrunk by
 # Binaryen's `wasm-opt -Oz` (the npm package pinned in scripts/wasm-opt/, installed into
-# target/wasm-opt), then made a component by media-mcp-compose (compose/, its own workspace: the
+# target/wasm-opt), then made a component by media-mcp-compose (crates/media-mcp-compose/, its own workspace: the
 # wit-component library, what wasm-component-ld does after linking). The same tool plugs the
 # components together (the wac-graph library, what `wac plug` does). The components are in
 # target/wasm32-wasip2/wasm/component/.
@@ -65,9 +65,9 @@ wasm_opt_flags=(-Oz --enable-bulk-memory --enable-multivalue --enable-mutable-gl
   --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext)
 
 compose() {
-  cargo run --quiet --locked --release --manifest-path compose/Cargo.toml --target-dir target/compose -- "$@"
+  cargo run --quiet --locked --release --manifest-path crates/media-mcp-compose/Cargo.toml --target-dir target/compose -- "$@"
 }
-cargo build --quiet --locked --release --manifest-path compose/Cargo.toml --target-dir target/compose
+cargo build --quiet --locked --release --manifest-path crates/media-mcp-compose/Cargo.toml --target-dir target/compose
 compose_tool=target/compose/release/media-mcp-compose
 
 # Whether $1 exists and is newer than each later argument (this script and the compose tool

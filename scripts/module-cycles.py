@@ -17,14 +17,14 @@ this sense: its prelude and re-exports serve the whole crate. A face may name an
 
 Exit status 1 when either graph has a cycle or an import runs back up into a face.
 
-    scripts/module-cycles.py component/src
+    scripts/module-cycles.py crates/media-mcp/src
 
 With `--order` it prints the crate's top-level modules in dependency order instead, lowest
 first: one line per module with its level (0: it imports no other module of the crate; else one
 more than the highest level among the modules it imports) and the modules it imports.
 docs/dev/architecture.md holds this output, checked by tests/python/test_docs.py.
 
-    scripts/module-cycles.py host-harness/src --order
+    scripts/module-cycles.py crates/host-harness/src --order
 """
 import os
 import re
@@ -287,7 +287,7 @@ def order_lines(tops):
 
 def main():
     args = sys.argv[1:]
-    src = args[0] if args else "component/src"
+    src = args[0] if args else "crates/media-mcp/src"
     files, tops, back_up = graphs(src)
     if "--order" in args[1:]:
         lines = order_lines(tops)

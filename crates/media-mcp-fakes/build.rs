@@ -8,7 +8,7 @@ use std::{env, fs, path::PathBuf};
 fn main() {
     let manifest =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let dir = manifest.join("../tests/fixtures/ombi");
+    let dir = manifest.join("../../tests/fixtures/ombi");
     println!("cargo::rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed inputs of fuzz/corpus/<target>/ (deterministic; rerun after the catalogue
+"""Writes the seed inputs of crates/media-mcp-fuzz/corpus/<target>/ (deterministic; rerun after the catalogue
 changes). libFuzzer then grows the corpus from these; the stable replay test runs all of them.
 
   arguments:   [tool index] + arguments text (valid samples, wrong types, junk)
@@ -10,12 +10,13 @@ changes). libFuzzer then grows the corpus from these; the stable replay test run
   redaction:   [key length][key bytes] + text with the key planted (U+0001 as written, U+0002
                upper-cased, U+0003 split by the next character)
 
-Usage: fuzz/seed_corpus.py  (needs target/release/host-harness for the tool order)
+Usage: crates/media-mcp-fuzz/seed_corpus.py  (needs target/release/host-harness for the tool order)
 """
 import hashlib, json, os, random, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "corpus")
 rng = random.Random(7)
 
 

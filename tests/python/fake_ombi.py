@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A fake Ombi server on loopback that answers from the fixture set in ../fixtures/ombi.
 
-Its Rust twin is media_mcp_fakes::ombi::FakeOmbi (fakes/src/ombi/).
+Its Rust twin is media_mcp_fakes::ombi::FakeOmbi (crates/media-mcp-fakes/src/ombi/).
 
 It routes by method and path template (case-insensitive, like ASP.NET), checks the API key the
 way Ombi does (header `ApiKey`, or the `apikey` query parameter), answers unmatched GETs under

@@ -13,13 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # The documents checked: the README, the security promises, the book and the benchmark notes.
 DOCS = sorted(
-    [ROOT / "README.md", ROOT / "SECURITY.md", ROOT / "bench" / "NOTES.md"]
+    [ROOT / "README.md", ROOT / "SECURITY.md", ROOT / "crates" / "media-mcp-bench" / "NOTES.md"]
     + list((ROOT / "docs").rglob("*.md"))
 )
 CONFIG_REFERENCE = ROOT / "docs" / "reference" / "configuration.md"
 ARCHITECTURE = ROOT / "docs" / "dev" / "architecture.md"
-TABLES = [ROOT / "host-harness" / "src" / "config" / "table.rs",
-          ROOT / "host-harness" / "src" / "config" / "http_table.rs"]
+TABLES = [ROOT / "crates" / "host-harness" / "src" / "config" / "table.rs",
+          ROOT / "crates" / "host-harness" / "src" / "config" / "http_table.rs"]
 
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 SPAN = re.compile(r"`([^`\n]+)`")
@@ -153,7 +153,7 @@ def test_relative_links_resolve(doc):
 def table_variables():
     """The variable names of the harness's table (a `name:` that refers to a constant of the
     wire crate is looked up there)."""
-    wire = (ROOT / "wire" / "src" / "settings.rs").read_text()
+    wire = (ROOT / "crates" / "media-mcp-wire" / "src" / "settings.rs").read_text()
     names = set()
     for table in TABLES:
         for m in re.finditer(r'\bname:\s*(?:"([A-Z0-9_]+)"|([A-Z0-9_]+)\.name)', table.read_text()):
@@ -161,7 +161,7 @@ def table_variables():
                 names.add(m.group(1))
             else:
                 const = re.search(rf"const {m.group(2)}:[^=]*=\s*\w+\s*{{\s*name:\s*\"([A-Z0-9_]+)\"", wire)
-                assert const, f"{m.group(2)}.name is not in wire/src/settings.rs"
+                assert const, f"{m.group(2)}.name is not in crates/media-mcp-wire/src/settings.rs"
                 names.add(const.group(1))
     return names
 

@@ -68,7 +68,8 @@ def test_a_cycle_fails(tmp_path):
 
 
 ROOT = SCRIPT.parent.parent
-CRATE_SOURCES = sorted(p.parent / "src" for p in ROOT.glob("*/Cargo.toml") if (p.parent / "src").is_dir())
+CRATE_SOURCES = sorted(p.parent / "src" for p in [*ROOT.glob("crates/*/Cargo.toml"), ROOT / "tests" / "Cargo.toml"]
+                       if (p.parent / "src").is_dir())
 
 
 @pytest.mark.parametrize("src", CRATE_SOURCES, ids=lambda p: p.parent.name)

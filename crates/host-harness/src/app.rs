@@ -1,6 +1,6 @@
 //! Runs a parsed [`Command`]: builds [`Settings`], finds and loads the component, then serves
 //! MCP, lists tools or makes one call. stdout gets only the command's output. [`Host`] and
-//! [`settings`] are also what other programs built on the harness use (the demo, `demo/`).
+//! [`settings`] are also what other programs built on the harness use (the demo, `crates/media-mcp-demo/`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

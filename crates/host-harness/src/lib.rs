@@ -20,7 +20,7 @@
 //! * `http_serve` serves the HTTP component (`serve --http`) through the sandbox's gateway,
 //!   with a bound on requests in flight and a clean shutdown;
 //! * [`cli`], [`app`] and [`present`] are the command line; [`app::Host`] is a loaded component
-//!   for programs built on the harness (the demo in `demo/`).
+//!   for programs built on the harness (the demo in `crates/media-mcp-demo/`).
 //!
 //! Dependencies point down: `app` → `http_serve`/`server` → `sandbox` → `http_hooks` → `upstream_pool` → `policy` →
 //! `config` → `limits`/`logging`, with `tool`, `envelope` and `artifact_cache` below the

@@ -19,7 +19,7 @@ use crate::workload::{API_KEY, SEARCH_PATH, SEARCH_ROUTE, search_args};
 
 /// The oversized body's size.
 pub const BIG_BODY_BYTES: usize = 50 * 1024 * 1024;
-/// The component's byte cap while reading a body (`component/src/upstream/mod.rs`).
+/// The component's byte cap while reading a body (`crates/media-mcp/src/upstream/mod.rs`).
 pub const BODY_CAP_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How the big body is framed.

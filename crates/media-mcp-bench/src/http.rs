@@ -2,7 +2,7 @@
 //! (sequential) and throughput at 1/8/32/256 calls in flight (upstream answering after 20 ms) for
 //! `target/media_mcp_http.wasm` under `host-harness serve --http` and `wasmtime serve`, and for
 //! minimal stateless Streamable
-//! HTTP servers on the official Python and TypeScript SDKs (`bench/peers/*` with `--http`),
+//! HTTP servers on the official Python and TypeScript SDKs (`crates/media-mcp-bench/peers/*` with `--http`),
 //! all against one fake Ombi.
 //!
 //! Each in-flight slot keeps one HTTP/1.1 connection open, as a client would. Ours is called
@@ -177,7 +177,7 @@ fn specs(root: &Path, env: &[(String, String)]) -> Vec<Result<HttpSpec, (String,
                 name: "python SDK".into(),
                 program: python,
                 args: vec![
-                    root.join("bench/peers/python/server.py")
+                    root.join("crates/media-mcp-bench/peers/python/server.py")
                         .display()
                         .to_string(),
                     "--http".into(),
@@ -409,7 +409,7 @@ pub fn render(results: &[HttpResult], plan: Plan) -> String {
          same fake Ombi as above (throughput: upstream answering after 20 ms). Ours is \
          `target/media_mcp_http.wasm` (a fresh instance per request, from the pooling allocator) under the harness (key \
          injected, outbound allowlist, limits) and under `wasmtime serve` (key passed to the \
-         component), called with a bearer token; the peers are `bench/peers/*` with `--http` (stateless, JSON answers, no \
+         component), called with a bearer token; the peers are `crates/media-mcp-bench/peers/*` with `--http` (stateless, JSON answers, no \
          authentication).\n\n\
          | server | latency median | p99 | calls/s, 1 in flight | 8 | 32 | 256 |\n|---|---|---|---|---|---|---|\n",
     );

@@ -8,7 +8,7 @@
 //! * **floors**: `bench-floor-server` (a native stdio responder with canned answers) for cold
 //!   starts, and a native hyper GET + serde_json parse ([`floor`]) for calls;
 //! * **peers**: minimal servers on the official Python and TypeScript MCP SDKs
-//!   (`bench/peers/`), skipped with a note when their packages are not installed;
+//!   (`crates/media-mcp-bench/peers/`), skipped with a note when their packages are not installed;
 //! * **ours**: `host-harness serve` with `target/media_mcp.wasm`;
 //! * **MoviePilot bridge** ([`bridge`]): bridged calls against a fake MoviePilot with a
 //!   MoviePilot-sized schema, paired with a native POST floor;
@@ -60,8 +60,9 @@ pub(crate) fn harness(root: &Path) -> PathBuf {
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("bench/ sits in the repository")
+        .ancestors()
+        .nth(2)
+        .expect("crates/media-mcp-bench/ sits in the repository")
         .to_path_buf()
 }
 

@@ -129,7 +129,7 @@ pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Res
             .map(|m| m.len()),
         python_upstream_skipped: python_upstream
             .is_none()
-            .then(|| "python3 could not run bench/upstream/slow_ombi.py".to_owned()),
+            .then(|| "python3 could not run crates/media-mcp-bench/upstream/slow_ombi.py".to_owned()),
         environment: crate::machine::environment(root),
         ..Results::default()
     };
@@ -235,7 +235,7 @@ fn peers(root: &Path, env: &[(String, String)]) -> Vec<Result<ServerSpec, (Strin
                 name: "python".into(),
                 program: python,
                 args: vec![
-                    root.join("bench/peers/python/server.py")
+                    root.join("crates/media-mcp-bench/peers/python/server.py")
                         .display()
                         .to_string(),
                 ],

@@ -1,4 +1,4 @@
-//! The official Python SDK client as the driver: `bench/drivers/python_client.py` (the `mcp`
+//! The official Python SDK client as the driver: `crates/media-mcp-bench/drivers/python_client.py` (the `mcp`
 //! package's `stdio_client` and `ClientSession`, which lists the tools and validates every
 //! result against its `outputSchema`) calls `read_search` on ours and on both peers with 1, 8
 //! and 32 calls in flight, against the Python upstream ([`crate::upstream`], answering after
@@ -63,7 +63,7 @@ pub async fn run(
     upstream: &PythonUpstream,
 ) -> Vec<PyClientResult> {
     let python = root.join("target/py/bin/python");
-    let driver = root.join("bench/drivers/python_client.py");
+    let driver = root.join("crates/media-mcp-bench/drivers/python_client.py");
     let usable = std::process::Command::new(&python)
         .args(["-c", "import mcp.client.stdio"])
         .output()
@@ -201,7 +201,7 @@ fn medians(runs: &[Vec<PyClientRow>]) -> Vec<PyClientRow> {
 pub fn render(results: &[PyClientResult], plan: Plan) -> String {
     let mut out = format!(
         "\n## Driven by the official Python client (stdio)\n\n\
-         `bench/drivers/python_client.py`: the `mcp` package's own `stdio_client` and \
+         `crates/media-mcp-bench/drivers/python_client.py`: the `mcp` package's own `stdio_client` and \
          `ClientSession` (it lists the tools first and validates every result against the \
          tool's `outputSchema`, as agents built on it do) calls `read_search` with 1, 8 and 32 \
          calls in flight on one session, against the Python upstream answering after 20 ms. \

@@ -1,6 +1,6 @@
 //! Renders the results as `BENCHMARKS.md`: the performance targets with their measured values
 //! first, then every table side by side (floor, ours, Python SDK peer, TypeScript SDK peer) and
-//! the micro-benchmarks. The method and the hand-written analysis are in `bench/NOTES.md`, which
+//! the micro-benchmarks. The method and the hand-written analysis are in `crates/media-mcp-bench/NOTES.md`, which
 //! the report links to.
 
 use std::fmt::Write as _;
@@ -337,7 +337,7 @@ pub fn render(
          figure below comes from the same run on the same machine, and is given as a ratio to \
          its baseline measured in that run, because absolute times on shared 2-core machines are \
          noisy. Medians and p99 are nearest-rank over the stated number of runs. The method and \
-         the analysis (why, and what would close each gap) are in [bench/NOTES.md](bench/NOTES.md).\n",
+         the analysis (why, and what would close each gap) are in [crates/media-mcp-bench/NOTES.md](crates/media-mcp-bench/NOTES.md).\n",
         if plan.smoke {
             " --smoke (a check that the suite works; the counts are too small to mean anything)"
         } else {
@@ -430,7 +430,7 @@ pub fn render(
     let _ = writeln!(
         out,
         "\n### The same against a Python upstream\n\n\
-         `bench/upstream/slow_ombi.py`: Python's `ThreadingHTTPServer` (a thread per connection, \
+         `crates/media-mcp-bench/upstream/slow_ombi.py`: Python's `ThreadingHTTPServer` (a thread per connection, \
          HTTP/1.1 keep-alive) answering the same fixture after 20 ms, so what each server's \
          upstream connections cost shows. Each server gets a second session pointed at it.\n\n\
          | server | 1 | 8 | 32 | 32 vs 1 | 32 vs floor at 32 |\n|---|---|---|---|---|---|"
@@ -488,7 +488,7 @@ pub fn render(
     let _ = writeln!(
         out,
         "\n## Micro-benchmarks: native builds of the component's own code (criterion, \
-         `component/benches/micro.rs`; time per iteration over criterion's samples)\n\n\
+         `crates/media-mcp/benches/micro.rs`; time per iteration over criterion's samples)\n\n\
          | benchmark | samples | median | p99 |\n|---|---|---|---|"
     );
     if micro.is_empty() {

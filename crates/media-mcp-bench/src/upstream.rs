@@ -1,4 +1,4 @@
-//! The second upstream of the throughput table: `bench/upstream/slow_ombi.py`, a small Ombi
+//! The second upstream of the throughput table: `crates/media-mcp-bench/upstream/slow_ombi.py`, a small Ombi
 //! stand-in on Python's standard library (`ThreadingHTTPServer`: a thread per connection) that
 //! answers the search after [`UPSTREAM_DELAY`]. Against it, what a server's upstream
 //! connections cost (a new connection per call, or one kept alive) shows next to the tokio
@@ -32,7 +32,7 @@ impl PythonUpstream {
     /// `python3` cannot run it, or it did not say which port it listens on within 10 s.
     pub async fn start(root: &Path) -> anyhow::Result<PythonUpstream> {
         let mut child = Command::new("python3")
-            .arg(root.join("bench/upstream/slow_ombi.py"))
+            .arg(root.join("crates/media-mcp-bench/upstream/slow_ombi.py"))
             .args(["--api-key", API_KEY, "--fixture"])
             .arg(root.join(FIXTURE))
             .arg(format!("--delay-ms={}", UPSTREAM_DELAY.as_millis()))
@@ -41,7 +41,7 @@ impl PythonUpstream {
             .stderr(Stdio::null())
             .kill_on_drop(true)
             .spawn()
-            .context("starting python3 bench/upstream/slow_ombi.py")?;
+            .context("starting python3 crates/media-mcp-bench/upstream/slow_ombi.py")?;
         let stdout = child.stdout.take().context("no stdout")?;
         let mut line = String::new();
         tokio::time::timeout(

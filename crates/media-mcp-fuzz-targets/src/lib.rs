@@ -1,7 +1,7 @@
 //! Hostile-input targets for media-mcp. Each target is a plain function over bytes that panics
-//! when a property breaks, so the same code runs under `cargo fuzz` (the `fuzz/` crate outside
+//! when a property breaks, so the same code runs under `cargo fuzz` (the `crates/media-mcp-fuzz/` crate outside
 //! the workspace, nightly) and under a stable `#[test]` that replays the committed corpus
-//! (`fuzz/corpus/<target>/`, see `tests/corpus_replay.rs`; `.ci/run` runs it through
+//! (`crates/media-mcp-fuzz/corpus/<target>/`, see `tests/corpus_replay.rs`; `.ci/run` runs it through
 //! `cargo test --workspace`).
 //!
 //! * [`arguments`]: any bytes as a tool's arguments: the in-guest validator agrees with

@@ -1,11 +1,11 @@
-//! Replays the committed fuzz corpus (`fuzz/corpus/<target>/*`) through the same target
+//! Replays the committed fuzz corpus (`crates/media-mcp-fuzz/corpus/<target>/*`) through the same target
 //! functions `cargo fuzz` runs, on stable, so CI checks every input ever kept or found.
 
 use std::path::PathBuf;
 
 fn corpus_dir(target: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/corpus")
+        .join("../media-mcp-fuzz/corpus")
         .join(target)
 }
 

@@ -1,7 +1,7 @@
 //! What `std` would bring to a `no_std` wasm32 component: the global allocator, a trapping
 //! panic handler, the canonical-ABI `cabi_realloc` export, and `memcmp`/`bcmp` for
-//! compiler-generated comparisons. Both guests (the plugin, `component/`, and the HTTP
-//! transport, `transport/`) link it with `extern crate media_mcp_guest_rt;` in their wasm32
+//! compiler-generated comparisons. Both guests (the plugin, `crates/media-mcp/`, and the HTTP
+//! transport, `crates/media-mcp-transport/`) link it with `extern crate media_mcp_guest_rt;` in their wasm32
 //! glue. Native builds get an empty crate, except that native tests check `memcmp`.
 
 #![cfg_attr(not(test), no_std)]

@@ -19,7 +19,7 @@ mod guest {
 
     mod bindings {
         wit_bindgen::generate!({
-            path: "../wit",
+            path: "../../wit",
             world: "no-cache",
         });
     }

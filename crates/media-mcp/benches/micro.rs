@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 const BASE_URL: &str = "http://ombi.bench";
 
 fn fixtures_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/ombi")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/ombi")
 }
 
 /// One fixture route: method, path template segments, status, body.

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 /// Reads a fixture body from `tests/fixtures/ombi/`.
 pub fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
-        "{}/../tests/fixtures/ombi/{name}",
+        "{}/../../tests/fixtures/ombi/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {path}: {e}"))

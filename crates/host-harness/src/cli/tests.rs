@@ -235,7 +235,7 @@ fn help_documents_every_setting_in_the_docs() {
     let help = help();
     let mut checked = 0;
     for doc in ["docs/reference/configuration.md", "README.md"] {
-        let path = format!("{}/../{doc}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../{doc}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect(doc);
         for (at, _) in text.match_indices(['O', 'M']) {
             let rest = &text[at..];

@@ -198,7 +198,7 @@ pub const UPSTREAM_MAX_IDLE: Variable = Variable {
 
 /// `serve` over stdio has one client, whose calls mostly wait on the upstream: with one worker
 /// no call is handed between workers, which costs more CPU than overlapping calls on several
-/// cores saves there (bench/NOTES.md). `serve --http` serves many clients at once.
+/// cores saves there (crates/media-mcp-bench/NOTES.md). `serve --http` serves many clients at once.
 pub const WORKER_THREADS: Variable = Variable {
     name: "MEDIA_MCP_WORKER_THREADS",
     help: "Worker threads that run calls and connections; 0: one per CPU core. Unset: 1 for serve over stdio, one per CPU core for serve --http, tools and call.",

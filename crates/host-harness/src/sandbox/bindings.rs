@@ -1,6 +1,6 @@
 //! Host bindings of `wit/world.wit`; the WASI imports map onto wasmtime-wasi(-http)'s own.
 wasmtime::component::bindgen!({
-    path: "../wit",
+    path: "../../wit",
     world: "plugin",
     exports: { default: async },
     with: {
