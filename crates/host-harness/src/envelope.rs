@@ -8,15 +8,18 @@
 //! changed upstream state: that is `UNKNOWN_OUTCOME` with the component's reconcile warning.
 //! The listing does not say which read reconciles which write, so the warning names no tool.
 
+use media_mcp_wire::error_code::ErrorCode;
 use serde_json::{Value, json};
 
 use crate::sandbox::{Failure, FailureKind};
 
 /// The contract error code for a sandbox failure.
-pub fn error_code(kind: FailureKind) -> &'static str {
+pub fn error_code(kind: FailureKind) -> ErrorCode {
     match kind {
-        FailureKind::Timeout => "TIMEOUT",
-        FailureKind::OutOfMemory | FailureKind::Trap | FailureKind::Instantiate => "INTERNAL_ERROR",
+        FailureKind::Timeout => ErrorCode::Timeout,
+        FailureKind::OutOfMemory | FailureKind::Trap | FailureKind::Instantiate => {
+            ErrorCode::InternalError
+        }
     }
 }
 
@@ -36,7 +39,7 @@ pub fn failure_envelope(tool: &str, correlation_id: &str, failure: &Failure, wri
         let mut v = error_envelope(
             tool,
             correlation_id,
-            "UNKNOWN_OUTCOME",
+            ErrorCode::UnknownOutcome,
             &format!(
                 "{} after a request had been sent; its effect is unknown, check with a read before retrying",
                 failure.message

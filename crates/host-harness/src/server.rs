@@ -48,7 +48,7 @@ use serde_json::Value;
 
 use media_mcp_wire::tool::{CallResult, Mapped};
 pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME};
-use media_mcp_wire::{cache, meta, version};
+use media_mcp_wire::{cache, code, meta, version};
 use tokio_util::sync::CancellationToken;
 
 use crate::cancel::Cancellations;
@@ -192,7 +192,11 @@ fn log_cancelled(name: &str, id: &str, write: bool, elapsed: Duration) {
 
 /// The answer to a cancelled call, which the transport drops (MCP sends none).
 fn cancelled() -> ErrorData {
-    ErrorData::new(ErrorCode(-32800), "request cancelled", None)
+    ErrorData::new(
+        ErrorCode(code::REQUEST_CANCELLED as i32),
+        "request cancelled",
+        None,
+    )
 }
 
 /// The MCP result of [`media_mcp_wire::tool`]'s mapping (rmcp drops `resultType` for

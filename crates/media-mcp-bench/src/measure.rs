@@ -127,9 +127,9 @@ pub async fn run_all(root: &Path, plan: Plan, only: &Only) -> anyhow::Result<Res
         http_wasm_bytes: std::fs::metadata(root.join("target/media_mcp_http.wasm"))
             .ok()
             .map(|m| m.len()),
-        python_upstream_skipped: python_upstream
-            .is_none()
-            .then(|| "python3 could not run crates/media-mcp-bench/upstream/slow_ombi.py".to_owned()),
+        python_upstream_skipped: python_upstream.is_none().then(|| {
+            "python3 could not run crates/media-mcp-bench/upstream/slow_ombi.py".to_owned()
+        }),
         environment: crate::machine::environment(root),
         ..Results::default()
     };

@@ -2,6 +2,7 @@
 //! plugin share, so each is written once.
 //!
 //! - [`method`], [`code`], [`meta`]: MCP method names, JSON-RPC error codes, `_meta` keys.
+//! - [`error_code`]: the contract's 13 error codes of a failed tool result.
 //! - [`version`]: the protocol versions every transport speaks (the same set on stdio and
 //!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
 //! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
@@ -17,6 +18,7 @@ extern crate alloc;
 
 pub mod cache;
 pub mod code;
+pub mod error_code;
 pub mod meta;
 pub mod method;
 pub mod plugin_settings;

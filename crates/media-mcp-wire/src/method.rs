@@ -2,6 +2,8 @@
 
 /// Legacy handshake (2025-11-25 and earlier).
 pub const INITIALIZE: &str = "initialize";
+/// The client's acknowledgment that the legacy handshake is done.
+pub const INITIALIZED: &str = "notifications/initialized";
 /// Legacy liveness check (removed in 2026-07-28).
 pub const PING: &str = "ping";
 /// The server's versions, capabilities and identity (2026-07-28).

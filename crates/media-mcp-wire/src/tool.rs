@@ -5,6 +5,8 @@ use alloc::string::{String, ToString};
 
 use serde_json::{Value, json};
 
+use crate::error_code::ErrorCode;
+
 /// One tool as the plugin lists it (the WIT `tool` record; schemas and annotations as JSON
 /// text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,11 +70,11 @@ impl CallResult {
 
 /// An `ok:false` envelope with the contract error `code` (the shape every tool's
 /// `outputSchema` declares).
-pub fn error_envelope(tool: &str, correlation_id: &str, code: &str, message: &str) -> Value {
+pub fn error_envelope(tool: &str, correlation_id: &str, code: ErrorCode, message: &str) -> Value {
     json!({
         "ok": false,
         "operation": tool,
-        "error": { "code": code, "message": message, "retryable": false },
+        "error": { "code": code.as_str(), "message": message, "retryable": false },
         "warnings": [],
         "truncated": false,
         "correlation_id": correlation_id,
@@ -135,7 +137,7 @@ pub fn map_outcome(
             let value = error_envelope(
                 tool,
                 correlation_id,
-                "INTERNAL_ERROR",
+                ErrorCode::InternalError,
                 "the plugin returned an invalid result",
             );
             Mapped::Invalid {
@@ -201,7 +203,7 @@ mod tests {
             error_envelope(
                 "t",
                 "c-1",
-                "INTERNAL_ERROR",
+                ErrorCode::InternalError,
                 "the plugin returned an invalid result"
             )
         );

@@ -39,9 +39,9 @@ fn a_write_ended_by_the_host_after_a_request_is_an_unknown_outcome() {
             ..f.clone()
         };
         let v = failure_envelope("write_request_create", "c-1", &unsent, true);
-        assert_eq!(v["error"]["code"], error_code(kind));
+        assert_eq!(v["error"]["code"], error_code(kind).as_str());
         let v = failure_envelope("read_search", "c-1", &f, false);
-        assert_eq!(v["error"]["code"], error_code(kind));
+        assert_eq!(v["error"]["code"], error_code(kind).as_str());
     }
 }
 
@@ -52,6 +52,6 @@ fn traps_and_memory_are_internal_errors() {
         FailureKind::OutOfMemory,
         FailureKind::Instantiate,
     ] {
-        assert_eq!(error_code(kind), "INTERNAL_ERROR");
+        assert_eq!(error_code(kind), ErrorCode::InternalError);
     }
 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::Frame;
+use media_mcp_wire::method;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -41,7 +42,7 @@ impl ToolCall {
 /// answers what is malformed).
 pub(super) fn tool_call(body: &[u8]) -> Option<ToolCall> {
     let message: Value = serde_json::from_slice(body).ok()?;
-    if message.get("method")?.as_str()? != "tools/call" {
+    if message.get("method")?.as_str()? != method::TOOLS_CALL {
         return None;
     }
     let id = message
@@ -99,7 +100,7 @@ pub(super) fn event(message: &Value) -> Bytes {
 pub(super) fn progress_event(call: &ToolCall, token: &Value, elapsed: Duration) -> Bytes {
     event(&json!({
         "jsonrpc": "2.0",
-        "method": "notifications/progress",
+        "method": method::PROGRESS,
         "params": {
             "progressToken": token,
             "progress": progress::elapsed_seconds(elapsed),

@@ -18,6 +18,7 @@ use std::time::Instant;
 use anyhow::Context as _;
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
+use media_mcp_wire::code;
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use wasmtime_wasi::runtime::AbortOnDropJoinHandle;
@@ -58,7 +59,7 @@ impl std::fmt::Debug for Gateway {
 
 /// A JSON-RPC error answer without an id, for failures of the host itself.
 pub fn error_response(status: u16, message: &str) -> GatewayResponse {
-    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": message}});
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::TRANSPORT_ERROR, "message": message}});
     let mut response = hyper::Response::new(Full::new(Bytes::from(body.to_string())));
     *response.status_mut() =
         hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);

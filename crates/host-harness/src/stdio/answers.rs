@@ -1,5 +1,6 @@
 //! The answers the line filter gives itself, instead of handing a message to rmcp.
 
+use media_mcp_wire::{code, method};
 use serde_json::{Value, json};
 
 use super::lines::MAX_LINE_BYTES;
@@ -7,7 +8,7 @@ use super::message::{Duplicate, MAX_MESSAGE_VALUES};
 
 /// The JSON-RPC answer to a line that is not JSON.
 pub(crate) fn parse_error_response(detail: &str) -> String {
-    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {detail}")}})
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::PARSE_ERROR, "message": format!("Parse error: {detail}")}})
         .to_string()
 }
 
@@ -23,7 +24,7 @@ pub(crate) fn quote_bounded(text: &str) -> String {
 
 /// The `-32600` answer to a line holding more than [`MAX_MESSAGE_VALUES`] values.
 pub(crate) fn too_many_values_response() -> String {
-    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message may hold at most {MAX_MESSAGE_VALUES} JSON values")}})
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::INVALID_REQUEST, "message": format!("Invalid Request: a message may hold at most {MAX_MESSAGE_VALUES} JSON values")}})
         .to_string()
 }
 
@@ -34,7 +35,7 @@ pub(crate) fn duplicate_key_response(message: &Value, duplicate: &Duplicate) -> 
     let key = quote_bounded(&duplicate.key);
     if duplicate.path.is_empty() {
         return Some(
-            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: the member {key} appears twice")}})
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::INVALID_REQUEST, "message": format!("Invalid Request: the member {key} appears twice")}})
                 .to_string(),
         );
     }
@@ -44,20 +45,20 @@ pub(crate) fn duplicate_key_response(message: &Value, duplicate: &Duplicate) -> 
     message.get("method")?;
     let path = quote_bounded(&duplicate.path);
     Some(
-        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": format!("Invalid params: the key {key} appears twice in {path}")}})
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code::INVALID_PARAMS, "message": format!("Invalid params: the key {key} appears twice in {path}")}})
             .to_string(),
     )
 }
 
 /// The `-32600` answer to JSON that is not a message rmcp reads.
 pub(crate) fn invalid_request_response() -> String {
-    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid request"}})
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::INVALID_REQUEST, "message": "Invalid request"}})
         .to_string()
 }
 
 /// The JSON-RPC answer to a line longer than [`MAX_LINE_BYTES`].
 pub(crate) fn oversized_line_response() -> String {
-    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Invalid Request: a message longer than {MAX_LINE_BYTES} bytes")}})
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code::INVALID_REQUEST, "message": format!("Invalid Request: a message longer than {MAX_LINE_BYTES} bytes")}})
         .to_string()
 }
 
@@ -67,7 +68,7 @@ pub(crate) fn oversized_line_response() -> String {
 pub(crate) fn invalid_call_params_response(message: &Value) -> Option<String> {
     let id = message.get("id")?;
     if !(id.is_string() || id.is_i64() || id.is_u64())
-        || message.get("method").and_then(Value::as_str) != Some("tools/call")
+        || message.get("method").and_then(Value::as_str) != Some(method::TOOLS_CALL)
     {
         return None;
     }
@@ -92,7 +93,7 @@ pub(crate) fn invalid_call_params_response(message: &Value) -> Option<String> {
         _ => "params must be an object with a tool name",
     };
     Some(
-        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": format!("Invalid params: {problem}")}})
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code::INVALID_PARAMS, "message": format!("Invalid params: {problem}")}})
             .to_string(),
     )
 }

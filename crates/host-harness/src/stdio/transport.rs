@@ -9,6 +9,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use media_mcp_wire::method;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::Transport;
@@ -42,7 +43,7 @@ pub(super) struct Extras {
 }
 
 /// Requests answered without the component: they do not open the handshake's gate.
-const HANDSHAKE: [&str; 3] = ["initialize", "tools/list", "ping"];
+const HANDSHAKE: [&str; 3] = [method::INITIALIZE, method::TOOLS_LIST, method::PING];
 
 /// What the filter does with one line.
 #[expect(

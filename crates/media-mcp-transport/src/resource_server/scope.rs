@@ -3,6 +3,7 @@
 //! plugin lists. The plugin's own selection (`MEDIA_MCP_READ_ONLY`, the tool lists) applies
 //! first, so the stricter of the two wins.
 
+use media_mcp_wire::method;
 use serde_json::Value;
 
 use crate::mcp::{ToolOutcome, ToolRecord, Tools};
@@ -41,7 +42,7 @@ impl Scoped<'_> {
             return None;
         }
         let message: Value = serde_json::from_slice(body).ok()?;
-        if message.get("method")?.as_str()? != "tools/call" {
+        if message.get("method")?.as_str()? != method::TOOLS_CALL {
             return None;
         }
         let name = message.get("params")?.get("name")?.as_str()?;

@@ -4,61 +4,9 @@
 //! connection strings, credential-looking values and control characters never reach a caller.
 
 use crate::prelude::*;
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-/// The contract's error codes (`$defs/error/properties/code`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    /// An argument is missing, unknown, of the wrong type or out of range.
-    InvalidArgument,
-    /// Upstream refused the credentials (HTTP 401).
-    AuthenticationFailed,
-    /// Upstream or policy refused the action for this principal.
-    Forbidden,
-    /// The addressed thing does not exist upstream.
-    NotFound,
-    /// Not configured, or not offered by this upstream.
-    UnsupportedCapability,
-    /// Upstream answered with a failure (business or HTTP).
-    UpstreamRejected,
-    /// Upstream asked us to slow down, or a quota is exhausted.
-    RateLimited,
-    /// No answer in time; the request was not a mutation that may have run.
-    Timeout,
-    /// A mutation was sent and its effect cannot be known.
-    UnknownOutcome,
-    /// The change conflicts with the current upstream state.
-    Conflict,
-    /// Part of a compound operation failed.
-    PartialFailure,
-    /// Upstream answered with something that is not the documented shape.
-    UpstreamSchemaMismatch,
-    /// A fault inside the plugin or its host.
-    InternalError,
-}
-
-impl ErrorCode {
-    /// The wire name, for example `INVALID_ARGUMENT`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::InvalidArgument => "INVALID_ARGUMENT",
-            Self::AuthenticationFailed => "AUTHENTICATION_FAILED",
-            Self::Forbidden => "FORBIDDEN",
-            Self::NotFound => "NOT_FOUND",
-            Self::UnsupportedCapability => "UNSUPPORTED_CAPABILITY",
-            Self::UpstreamRejected => "UPSTREAM_REJECTED",
-            Self::RateLimited => "RATE_LIMITED",
-            Self::Timeout => "TIMEOUT",
-            Self::UnknownOutcome => "UNKNOWN_OUTCOME",
-            Self::Conflict => "CONFLICT",
-            Self::PartialFailure => "PARTIAL_FAILURE",
-            Self::UpstreamSchemaMismatch => "UPSTREAM_SCHEMA_MISMATCH",
-            Self::InternalError => "INTERNAL_ERROR",
-        }
-    }
-}
+pub use media_mcp_wire::error_code::ErrorCode;
 
 /// A tool failure as the contract's `error` object.
 #[derive(Debug, Clone, PartialEq)]

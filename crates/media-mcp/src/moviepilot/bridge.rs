@@ -16,6 +16,7 @@ use crate::prelude::*;
 use crate::tool::{Problem, UnknownTool, parse_object};
 use crate::upstream::Effect;
 use core::fmt;
+use media_mcp_wire::method;
 use serde::de::{self, Deserializer as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
@@ -366,10 +367,11 @@ fn send(
         name,
         arguments: args,
     };
-    let (reply, changed) = match client.request("tools/call", &params, effect, Some(deadline_ms)) {
-        Ok(result) => result::interpret(name, &result, !read),
-        Err(e) => (Reply::failure(e), false),
-    };
+    let (reply, changed) =
+        match client.request(method::TOOLS_CALL, &params, effect, Some(deadline_ms)) {
+            Ok(result) => result::interpret(name, &result, !read),
+            Err(e) => (Reply::failure(e), false),
+        };
     (
         reply.advise_unknown_outcome("the call", result::RECONCILE),
         changed,

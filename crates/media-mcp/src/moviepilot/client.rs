@@ -10,6 +10,7 @@ use crate::upstream::Effect;
 use crate::upstream::recognise::transport_error;
 use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, path_segment};
 use core::cell::{Cell, RefCell};
+use media_mcp_wire::method;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -52,7 +53,7 @@ impl<'a> Client<'a> {
             "capabilities": {},
             "clientInfo": {"name": "media-mcp", "version": env!("CARGO_PKG_VERSION")}
         });
-        let result = self.request("initialize", &params, Effect::Read, None)?;
+        let result = self.request(method::INITIALIZE, &params, Effect::Read, None)?;
         let version = result
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -72,7 +73,7 @@ impl<'a> Client<'a> {
             ));
         }
         *self.version.borrow_mut() = Some(version.to_owned());
-        self.notify("notifications/initialized")?;
+        self.notify(method::INITIALIZED)?;
         Ok(version.to_owned())
     }
 

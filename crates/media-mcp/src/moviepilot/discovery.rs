@@ -7,6 +7,7 @@ use super::client::Client;
 use crate::contract::ToolError;
 use crate::prelude::*;
 use crate::upstream::Effect;
+use media_mcp_wire::method;
 use serde_json::{Value, json};
 
 /// Most `tools/list` pages followed.
@@ -75,7 +76,7 @@ pub fn discover(client: &Client<'_>, complete: Complete<'_>) -> Result<Discovere
             Some(c) => json!({"cursor": c}),
             None => json!({}),
         };
-        let result = client.request("tools/list", &params, Effect::Read, None)?;
+        let result = client.request(method::TOOLS_LIST, &params, Effect::Read, None)?;
         let tools = result
             .get("tools")
             .and_then(Value::as_array)

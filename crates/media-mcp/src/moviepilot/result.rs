@@ -10,6 +10,7 @@ use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
 use crate::upstream::HttpResponse;
 use crate::upstream::recognise::status_error;
+use media_mcp_wire::code;
 use serde_json::{Map, Value, json};
 
 /// Longest plain text passed back, in characters.
@@ -97,22 +98,22 @@ pub fn rpc_error(
         _ => message.to_owned(),
     });
     let err = match code {
-        -32602 => ToolError::new(
+        code::INVALID_PARAMS => ToolError::new(
             ErrorCode::InvalidArgument,
             format!("MoviePilot rejected the parameters: {detail}"),
         ),
         // Our own request was malformed: a plugin fault, not the caller's.
-        -32700 | -32600 => ToolError::internal(format!(
+        code::PARSE_ERROR | code::INVALID_REQUEST => ToolError::internal(format!(
             "MoviePilot could not read the plugin's request (JSON-RPC {code}): {message}"
         )),
-        -32601 => ToolError::new(
+        code::METHOD_NOT_FOUND => ToolError::new(
             ErrorCode::UnsupportedCapability,
             format!("MoviePilot does not implement this MCP method: {message}"),
         ),
-        -32603 if mutation => ToolError::unknown_outcome(format!(
+        code::INTERNAL_ERROR if mutation => ToolError::unknown_outcome(format!(
             "MoviePilot failed while handling the call: {detail}"
         )),
-        -32603 => ToolError::new(
+        code::INTERNAL_ERROR => ToolError::new(
             ErrorCode::UpstreamRejected,
             format!("MoviePilot reported an internal error: {detail}"),
         ),

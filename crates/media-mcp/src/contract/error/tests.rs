@@ -104,3 +104,17 @@ fn connection_string_fragments_are_redacted_in_any_order() {
         assert!(s.starts_with("Cannot connect"), "{s}");
     }
 }
+
+#[test]
+fn the_codes_are_the_contract_s_in_its_order() {
+    let defs: Value =
+        serde_json::from_str(include_str!("../defs.json")).expect("defs.json is valid JSON");
+    let listed: Vec<&str> = defs["$defs"]["error"]["properties"]["code"]["enum"]
+        .as_array()
+        .expect("the error code enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let ours: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(ours, listed);
+}
