@@ -3,10 +3,13 @@
 //! JSON body: a list, an object, a string, `true`), and every argument read is checked against
 //! the schema. Together the reads of
 //! one tool must cover exactly the schema's properties, each default must be the schema's, and
-//! no read may fail on an argument the schema made present.
+//! no read may fail on an argument the schema made present. A tool with a selector argument
+//! publishes its table of views as that argument's schema, and each view answers with the
+//! result families its table entry names.
 
 use super::backend::registry;
 use super::call::Call;
+use super::config::OmbiConfig;
 use crate::config::Config;
 use crate::contract::ErrorCode;
 use crate::schema;
@@ -153,15 +156,24 @@ fn required(schema: &Value) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-#[test]
-fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
-    let config = Config::from_lookup(|k| (k == "OMBI_URL").then(|| "http://ombi.test".to_owned()))
+fn ombi_config() -> OmbiConfig {
+    Config::from_lookup(|k| (k == "OMBI_URL").then(|| "http://ombi.test".to_owned()))
         .ombi
-        .expect("ombi configured");
-    let upstreams: Vec<FakeUpstream> = ["[]", "{}", "\"line one\"", "true"]
+        .expect("ombi configured")
+}
+
+/// Upstreams that answer every request with one JSON body: a list, an object, a string, `true`.
+fn one_body_upstreams() -> Vec<FakeUpstream> {
+    ["[]", "{}", "\"line one\"", "true"]
         .into_iter()
         .map(|body| FakeUpstream::new().script(move |_| Some(Ok(json_response(body.into())))))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_handler_reads_exactly_its_schema_fields_with_the_schema_defaults() {
+    let config = ombi_config();
+    let upstreams = one_body_upstreams();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let mut failures = BTreeSet::new();
     for tool in registry() {
@@ -269,4 +281,89 @@ fn defaults_are_filled_from_the_schema_and_given_values_win() {
     let missing = args.str("query").unwrap_err();
     assert_eq!(missing.code, ErrorCode::InternalError);
     assert!(missing.message.contains("query"), "{}", missing.message);
+}
+
+/// The tools whose selector argument (`view`, `scope`, `kind`, `category`, `media`, `action`)
+/// chooses which operation runs.
+const VIEW_TOOLS: &[&str] = &["read_votes"];
+
+#[test]
+fn every_view_table_is_its_selectors_schema_and_covers_the_tools_families() {
+    let mut with_views = BTreeSet::new();
+    for tool in registry() {
+        let Some(views) = tool.views else {
+            continue;
+        };
+        with_views.insert(tool.name);
+        let schema = (tool.input_schema)();
+        let property = &schema["properties"][views.field()];
+        assert_eq!(property["enum"], json!(views.names()), "{}", tool.name);
+        assert_eq!(*property, views.property(), "{}", tool.name);
+        let mut answered = BTreeSet::new();
+        for name in views.names() {
+            let families = views.families(name).expect("a listed view");
+            assert!(
+                !families.is_empty(),
+                "{}: view {name} has no family",
+                tool.name
+            );
+            for family in families {
+                assert!(
+                    tool.families.contains(family),
+                    "{}: view {name} answers with {family}, which the tool does not declare",
+                    tool.name
+                );
+                answered.insert(*family);
+            }
+        }
+        let declared: BTreeSet<&str> = tool.families.iter().copied().collect();
+        assert_eq!(
+            answered, declared,
+            "{}: a family no view answers with",
+            tool.name
+        );
+    }
+    let expected: BTreeSet<&str> = VIEW_TOOLS.iter().copied().collect();
+    assert_eq!(with_views, expected);
+}
+
+#[test]
+fn every_view_answers_with_its_own_families() {
+    let config = ombi_config();
+    let upstreams = one_body_upstreams();
+    let mut rng = Rng(0x5EED_1234_ABCD_0002);
+    let mut checked = BTreeSet::new();
+    for tool in registry() {
+        let Some(views) = tool.views else {
+            continue;
+        };
+        let schema = (tool.input_schema)();
+        for given in allowed_arguments(&schema, &mut rng, 60) {
+            for upstream in &upstreams {
+                let call = Call {
+                    upstream,
+                    config: &config,
+                    principal: Some("alice"),
+                    deadline_ms: 30_000,
+                };
+                let args = Args::from_schema(&schema, given.clone());
+                let view = args.str(views.field()).expect("selected").to_owned();
+                let Ok(reply) = (tool.handler)(&call, &args) else {
+                    continue;
+                };
+                let Some(kind) = reply.data.as_ref().and_then(|d| d["kind"].as_str()) else {
+                    continue;
+                };
+                let families = views.families(&view).expect("a listed view");
+                assert!(
+                    families.contains(&kind),
+                    "{} view {view} answered with {kind}, not one of {families:?}",
+                    tool.name
+                );
+                checked.insert(tool.name);
+            }
+        }
+    }
+    let expected: BTreeSet<&str> = VIEW_TOOLS.iter().copied().collect();
+    assert_eq!(checked, expected, "tools with no view answer checked");
 }

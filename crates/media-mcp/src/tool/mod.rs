@@ -1,6 +1,7 @@
 //! What every backend's tools are made of: the [`ToolSpec`] registry entry, the
-//! [`ToolDescriptor`] `list-tools` publishes, the call context, argument parsing and the
-//! [`Backend`] trait the catalogue merges.
+//! [`ToolDescriptor`] `list-tools` publishes, the call context, argument parsing, tables of
+//! [`View`]s for arguments that select an operation, and the [`Backend`] trait the catalogue
+//! merges.
 //!
 //! This layer knows no backend; backends and the catalogue depend on it.
 
@@ -9,6 +10,7 @@ mod problem;
 mod selection;
 mod spec;
 mod status;
+mod view;
 
 #[cfg(test)]
 pub(crate) use args::Read;
@@ -18,6 +20,7 @@ pub use selection::{READ_ONLY_VAR, Selection};
 pub(crate) use spec::published;
 pub use spec::{Access, ToolDescriptor, ToolSpec};
 pub(crate) use status::{Problem, StatusTool};
+pub use view::{Prose, View, Views};
 
 use crate::contract::Rendered;
 use crate::prelude::*;

@@ -1,6 +1,7 @@
 //! One tool's registry entry ([`ToolSpec`]), its access and the record `list-tools` publishes.
 
 use super::args::{Args, parse_object};
+use super::view::ViewTable;
 use crate::contract::{Reply, ToolError, compose_output_schema};
 use crate::prelude::*;
 use crate::schema;
@@ -47,6 +48,8 @@ pub struct ToolSpec<H> {
     pub handler: H,
     /// The read tool that reconciles an unknown outcome (writes only).
     pub reconcile_with: Option<&'static str>,
+    /// The table of the argument that selects which operation runs, if the tool has one.
+    pub views: Option<&'static dyn ViewTable>,
 }
 
 impl<H> ToolSpec<H> {
@@ -68,6 +71,7 @@ impl<H> ToolSpec<H> {
             input_schema,
             handler,
             reconcile_with: None,
+            views: None,
         }
     }
 
@@ -90,7 +94,14 @@ impl<H> ToolSpec<H> {
             input_schema,
             handler,
             reconcile_with: Some(reconcile_with),
+            views: None,
         }
+    }
+
+    /// This tool with `views`, the table of its selector argument.
+    pub const fn with_views(mut self, views: &'static dyn ViewTable) -> Self {
+        self.views = Some(views);
+        self
     }
 
     pub fn annotations(&self) -> Value {

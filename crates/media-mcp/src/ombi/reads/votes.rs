@@ -7,11 +7,12 @@
 use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::paging;
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use serde_json::{Value, json};
 
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
@@ -21,14 +22,37 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["vote_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view's votes, before paging; warnings go to the vector.
+type ViewFn = fn(&Ombi<'_>, &Args, &mut Vec<String>) -> Result<Vec<Value>, ToolError>;
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: Some("overview"),
+    prose: Prose::GLOSSARY,
+    views: &[
+        View {
+            name: "overview",
+            description: "pending requests with their vote counts",
+            families: &["vote_page"],
+            handler: overview,
+        },
+        View {
+            name: "by_request",
+            description: "every vote on one request",
+            families: &["vote_page"],
+            handler: by_request,
+        },
+    ],
+};
 
 fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "view": {"enum": ["overview", "by_request"], "default": "overview",
-                     "description": "overview: pending requests with their vote counts; by_request: every vote on one request."},
+            "view": VIEWS.property(),
             "media": {"enum": ["movie", "tv", "album"], "description": "Media of the request (by_request only)."},
             "request_id": {"type": "integer", "minimum": 1, "description": "Ombi request id (by_request only; for TV the child request id)."},
             "offset": offset_schema(),
@@ -48,26 +72,39 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let votes: Vec<Value> = if args.str("view")? == "by_request" {
-        let kind = args.choice::<RequestKind>("media")?;
-        let id = args.int("request_id")?;
-        // GET uses `music` while the vote writes use `album` (docs/ombi-behaviours.md#route-argument-orders).
-        let segment = match kind {
-            RequestKind::Album => "music",
-            other => other.label(),
-        };
-        let rows = array(ombi.get(&format!("/api/v1/Vote/{segment}/{id}"))?, "votes")?;
-        project_votes(&rows, kind, &mut warnings)
-    } else {
-        let rows = array(ombi.get("/api/v1/Vote")?, "vote overviews")?;
-        rows.iter()
-            .filter_map(|r| project_overview(r, &mut warnings))
-            .collect()
-    };
+    let votes = (VIEWS.select(args)?.handler)(&ombi, args, &mut warnings)?;
     let total = votes.len();
     let items = paging::slice(votes, window);
     let page = paging::local(window, items.len(), total, "votes");
     Ok(Reply::ok(json!({"kind": "vote_page", "items": items, "page": page})).warn_all(warnings))
+}
+
+fn overview(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Value>, ToolError> {
+    let rows = array(ombi.get("/api/v1/Vote")?, "vote overviews")?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| project_overview(r, warnings))
+        .collect())
+}
+
+fn by_request(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Value>, ToolError> {
+    let kind = args.choice::<RequestKind>("media")?;
+    let id = args.int("request_id")?;
+    // GET uses `music` while the vote writes use `album` (docs/ombi-behaviours.md#route-argument-orders).
+    let segment = match kind {
+        RequestKind::Album => "music",
+        other => other.label(),
+    };
+    let rows = array(ombi.get(&format!("/api/v1/Vote/{segment}/{id}"))?, "votes")?;
+    Ok(project_votes(&rows, kind, warnings))
 }
 
 /// `VoteViewModel` → `{request_id, media, up, down}`; `myVote`/`alreadyVoted` are dropped.
