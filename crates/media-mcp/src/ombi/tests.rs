@@ -285,7 +285,13 @@ fn defaults_are_filled_from_the_schema_and_given_values_win() {
 
 /// The tools whose selector argument (`view`, `scope`, `kind`, `category`, `media`, `action`)
 /// chooses which operation runs.
-const VIEW_TOOLS: &[&str] = &["read_votes"];
+const VIEW_TOOLS: &[&str] = &[
+    "read_requests",
+    "read_request_stats",
+    "read_issues",
+    "read_votes",
+    "read_users",
+];
 
 #[test]
 fn every_view_table_is_its_selectors_schema_and_covers_the_tools_families() {

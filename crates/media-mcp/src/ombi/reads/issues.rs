@@ -9,12 +9,13 @@
 use super::common::{self, Rec, array, metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::{IssueStatus, issue_status_label};
 use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use serde_json::{Value, json};
 
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
@@ -24,14 +25,76 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["issue_page", "comment_page", "group_page", "metrics"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view of issues, paged by `Window` where it pages; the `i64` is the `status` code.
+type ViewFn = fn(&Ombi<'_>, &Args, Window, i64) -> Result<Reply, ToolError>;
+
+const ISSUES: &[&str] = &["issue_page"];
+const GROUPS: &[&str] = &["group_page"];
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: None,
+    prose: Prose::GLOSSARY,
+    views: &[
+        View {
+            name: "list",
+            description: "issues with a status",
+            families: ISSUES,
+            handler: list,
+        },
+        View {
+            name: "detail",
+            description: "one issue",
+            families: ISSUES,
+            handler: detail,
+        },
+        View {
+            name: "by_request",
+            description: "issues of a request",
+            families: ISSUES,
+            handler: by_request,
+        },
+        View {
+            name: "by_provider",
+            description: "issues of a media provider id",
+            families: ISSUES,
+            handler: by_provider,
+        },
+        View {
+            name: "comments",
+            description: "an issue's comments",
+            families: &["comment_page"],
+            handler: comments,
+        },
+        View {
+            name: "summary",
+            description: "issues grouped by title and provider id",
+            families: GROUPS,
+            handler: summary,
+        },
+        View {
+            name: "provider_summary",
+            description: "the group of one provider id with its issues",
+            families: GROUPS,
+            handler: provider_summary,
+        },
+        View {
+            name: "counts",
+            description: "issues per status",
+            families: &["metrics"],
+            handler: counts,
+        },
+    ],
+};
 
 fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "view": {"enum": ["list", "detail", "by_request", "by_provider", "comments", "summary", "provider_summary", "counts"],
-                     "description": "list: issues with a status; detail: one issue; by_request: issues of a request; by_provider: issues of a media provider id; comments: an issue's comments; summary: issues grouped by title and provider id; provider_summary: the group of one provider id with its issues; counts: issues per status."},
+            "view": VIEWS.property(),
             "status": {"enum": ["pending", "in_progress", "resolved", "deleted"], "default": "pending", "description": "Issue status (list and summary)."},
             "issue_id": {"type": "integer", "minimum": 1, "description": "Issue id (detail, comments)."},
             "request_id": {"type": "integer", "minimum": 1, "description": "Ombi request id (by_request)."},
@@ -60,99 +123,90 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;
     let status_code = args.choice::<IssueStatus>("status")?.code();
-    let mut w = vec![];
-    let (data, truncated) = match args.str("view")? {
-        "list" => {
-            w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
-            w.push(
-                "Ombi applies no ordering to this list, so pages may overlap or skip issues"
-                    .to_owned(),
-            );
-            // The v1 route takes `take` before `skip` (docs/ombi-behaviours.md#route-argument-orders).
-            let path = format!(
-                "/api/v1/Issues/{}/{}/{status_code}",
-                window.limit, window.offset
-            );
-            let rows = array(ombi.get(&path)?, "issues")?;
-            let items: Vec<Value> = rows
-                .iter()
-                .take(window.limit)
-                .filter_map(|r| project_issue(r, &mut w))
-                .collect();
-            let n = items.len();
-            let ended = rows.len() < window.limit;
-            let next = window.offset + n;
-            let page = paging::upstream(window, n, Beyond::Open { ended, next }, "issues");
-            (
-                json!({"kind": "issue_page", "items": items, "page": page}),
-                false,
-            )
-        }
-        "detail" => {
-            let issue_id = args.int("issue_id")?;
-            let row = object(ombi.get(&format!("/api/v1/Issues/{issue_id}"))?, "issue")?
-                .ok_or_else(|| {
-                    ToolError::new(ErrorCode::NotFound, format!("no issue {issue_id}"))
-                })?;
-            let items: Vec<Value> = project_issue(&Value::Object(row), &mut w)
-                .into_iter()
-                .collect();
-            let page = paging::single(items.len(), "issues");
-            (
-                json!({"kind": "issue_page", "items": items, "page": page}),
-                false,
-            )
-        }
-        v @ ("by_request" | "by_provider") => {
-            let path = if v == "by_request" {
-                format!("/api/v1/Issues/request/{}", args.int("request_id")?)
-            } else {
-                format!("/api/v1/Issues/provider/{}", args.segment("provider_id")?)
-            };
-            let all: Vec<Value> = array(ombi.get(&path)?, "issues")?
-                .iter()
-                .filter_map(|r| project_issue(r, &mut w))
-                .collect();
-            (local_page("issue_page", all, window, "issues"), false)
-        }
-        "comments" => {
-            let issue_id = args.int("issue_id")?;
-            let rows = array(
-                ombi.get(&format!("/api/v1/Issues/{issue_id}/comments"))?,
-                "comments",
-            )?;
-            let all = project_comments(&rows, issue_id, &mut w);
-            (local_page("comment_page", all, window, "comments"), false)
-        }
-        "summary" => summary(&ombi, status_code, window, &mut w)?,
-        "provider_summary" => {
-            let path = format!("/api/v2/Issues/details/{}", args.segment("provider_id")?);
-            let body: Option<Value> = ombi.get(&path)?;
-            provider_summary(body, &mut w)?
-        }
-        _counts => {
-            let counts =
-                object(ombi.get("/api/v1/Issues/count")?, "issue counts")?.ok_or_else(|| {
-                    ToolError::schema_mismatch("the issue count route answered with no body")
-                })?;
-            let values: Vec<Value> = [
-                ("pending", "pending"),
-                ("inProgress", "in_progress"),
-                ("resolved", "resolved"),
-            ]
-            .iter()
-            .filter_map(|(k, name)| {
-                counts
-                    .get(*k)
-                    .and_then(Value::as_i64)
-                    .filter(|n| *n >= 0)
-                    .map(|n| metric(name, json!(n), "instance", Some("issues")))
-            })
-            .collect();
-            (json!({"kind": "metrics", "values": values}), false)
-        }
-    };
-    Ok(Reply::ok(data).warn_all(w).truncated(truncated))
+    (VIEWS.select(args)?.handler)(&ombi, args, window, status_code)
+}
+
+fn list(ombi: &Ombi<'_>, _: &Args, window: Window, status: i64) -> Result<Reply, ToolError> {
+    let mut w = vec![
+        paging::NO_SNAPSHOT_WARNING.to_owned(),
+        "Ombi applies no ordering to this list, so pages may overlap or skip issues".to_owned(),
+    ];
+    // The v1 route takes `take` before `skip` (docs/ombi-behaviours.md#route-argument-orders).
+    let path = format!("/api/v1/Issues/{}/{}/{status}", window.limit, window.offset);
+    let rows = array(ombi.get(&path)?, "issues")?;
+    let items: Vec<Value> = rows
+        .iter()
+        .take(window.limit)
+        .filter_map(|r| project_issue(r, &mut w))
+        .collect();
+    let n = items.len();
+    let ended = rows.len() < window.limit;
+    let next = window.offset + n;
+    let page = paging::upstream(window, n, Beyond::Open { ended, next }, "issues");
+    Ok(Reply::ok(json!({"kind": "issue_page", "items": items, "page": page})).warn_all(w))
+}
+
+fn detail(ombi: &Ombi<'_>, args: &Args, _: Window, _: i64) -> Result<Reply, ToolError> {
+    let mut w = Vec::new();
+    let issue_id = args.int("issue_id")?;
+    let row = object(ombi.get(&format!("/api/v1/Issues/{issue_id}"))?, "issue")?
+        .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue {issue_id}")))?;
+    let items: Vec<Value> = project_issue(&Value::Object(row), &mut w)
+        .into_iter()
+        .collect();
+    let page = paging::single(items.len(), "issues");
+    Ok(Reply::ok(json!({"kind": "issue_page", "items": items, "page": page})).warn_all(w))
+}
+
+fn by_request(ombi: &Ombi<'_>, args: &Args, window: Window, _: i64) -> Result<Reply, ToolError> {
+    let path = format!("/api/v1/Issues/request/{}", args.int("request_id")?);
+    issues_at(ombi, &path, window)
+}
+
+fn by_provider(ombi: &Ombi<'_>, args: &Args, window: Window, _: i64) -> Result<Reply, ToolError> {
+    let path = format!("/api/v1/Issues/provider/{}", args.segment("provider_id")?);
+    issues_at(ombi, &path, window)
+}
+
+/// The issues route `path` lists, windowed locally.
+fn issues_at(ombi: &Ombi<'_>, path: &str, window: Window) -> Result<Reply, ToolError> {
+    let mut w = Vec::new();
+    let all: Vec<Value> = array(ombi.get(path)?, "issues")?
+        .iter()
+        .filter_map(|r| project_issue(r, &mut w))
+        .collect();
+    Ok(Reply::ok(local_page("issue_page", all, window, "issues")).warn_all(w))
+}
+
+fn comments(ombi: &Ombi<'_>, args: &Args, window: Window, _: i64) -> Result<Reply, ToolError> {
+    let mut w = Vec::new();
+    let issue_id = args.int("issue_id")?;
+    let rows = array(
+        ombi.get(&format!("/api/v1/Issues/{issue_id}/comments"))?,
+        "comments",
+    )?;
+    let all = project_comments(&rows, issue_id, &mut w);
+    Ok(Reply::ok(local_page("comment_page", all, window, "comments")).warn_all(w))
+}
+
+fn counts(ombi: &Ombi<'_>, _: &Args, _: Window, _: i64) -> Result<Reply, ToolError> {
+    let counts = object(ombi.get("/api/v1/Issues/count")?, "issue counts")?
+        .ok_or_else(|| ToolError::schema_mismatch("the issue count route answered with no body"))?;
+    let values: Vec<Value> = [
+        ("pending", "pending"),
+        ("inProgress", "in_progress"),
+        ("resolved", "resolved"),
+    ]
+    .iter()
+    .filter_map(|(k, name)| {
+        counts
+            .get(*k)
+            .and_then(Value::as_i64)
+            .filter(|n| *n >= 0)
+            .map(|n| metric(name, json!(n), "instance", Some("issues")))
+    })
+    .collect();
+    Ok(Reply::ok(json!({"kind": "metrics", "values": values})))
 }
 
 fn local_page(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
@@ -258,22 +312,56 @@ fn project_group(row: &Value, warnings: &mut Vec<String>) -> (Value, bool) {
 /// Issues grouped by (title, provider id). Ombi skips/takes *issues* before grouping, so one
 /// bounded slice from position 0 is read, groups cut by that slice are merged, and groups are
 /// windowed locally. The total is known only when the slice held every issue.
-fn summary(
-    ombi: &crate::ombi::client::Ombi<'_>,
-    status: i64,
-    window: Window,
-    w: &mut Vec<String>,
-) -> Result<(Value, bool), ToolError> {
-    w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+fn summary(ombi: &Ombi<'_>, _: &Args, window: Window, status: i64) -> Result<Reply, ToolError> {
+    let mut w = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     let rows = array(
         ombi.get(&format!("/api/v2/Issues/0/{SUMMARY_SCAN_ISSUES}/{status}"))?,
         "issue groups",
     )?;
-    // A group's count is unknown (None) once any of its rows lacks one.
-    let mut groups: Vec<(String, String, Option<i64>)> = Vec::new();
+    let (groups, consumed, every_count_known) = merge_groups(&rows);
+    let complete = every_count_known && consumed < SUMMARY_SCAN_ISSUES as i64;
+    let all: Vec<Value> = groups
+        .into_iter()
+        .map(|(t, p, c)| {
+            let mut r = Rec::new();
+            r.text("provider_id", Some(&json!(p)))
+                .text("title", Some(&json!(t)))
+                .count("count", c.map(|c| json!(c)).as_ref());
+            r.build()
+        })
+        .collect();
+    if complete {
+        let data = local_page("group_page", all, window, "provider_groups");
+        return Ok(Reply::ok(data).warn_all(w));
+    }
+    w.push(if every_count_known {
+        format!("only the first {SUMMARY_SCAN_ISSUES} issues were grouped: the group list and counts may be incomplete")
+    } else {
+        "Ombi left out some group counts: those groups have no count, and whether every issue was grouped is unknown".to_owned()
+    });
+    let seen = all.len();
+    let items = paging::slice(all, window);
+    let page = paging::local_partial(
+        window,
+        items.len(),
+        window.offset + items.len() < seen,
+        "provider_groups",
+    );
+    let data = json!({"kind": "group_page", "items": items, "page": page});
+    Ok(Reply::ok(data).warn_all(w).truncated(true))
+}
+
+/// A summary group: title, provider id and issue count.
+type Group = (String, String, Option<i64>);
+
+/// Summary rows merged by (title, provider id) and sorted, with the issues they count and
+/// whether every row had a count. A group's count is unknown (None) once any of its rows
+/// lacks one.
+fn merge_groups(rows: &[Value]) -> (Vec<Group>, i64, bool) {
+    let mut groups: Vec<Group> = Vec::new();
     let mut consumed = 0i64;
     let mut every_count_known = true;
-    for row in &rows {
+    for row in rows {
         let title = row
             .get("title")
             .and_then(Value::as_str)
@@ -298,46 +386,14 @@ fn summary(
         }
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    let complete = every_count_known && consumed < SUMMARY_SCAN_ISSUES as i64;
-    let all: Vec<Value> = groups
-        .into_iter()
-        .map(|(t, p, c)| {
-            let mut r = Rec::new();
-            r.text("provider_id", Some(&json!(p)))
-                .text("title", Some(&json!(t)))
-                .count("count", c.map(|c| json!(c)).as_ref());
-            r.build()
-        })
-        .collect();
-    if complete {
-        return Ok((
-            local_page("group_page", all, window, "provider_groups"),
-            false,
-        ));
-    }
-    w.push(if every_count_known {
-        format!("only the first {SUMMARY_SCAN_ISSUES} issues were grouped: the group list and counts may be incomplete")
-    } else {
-        "Ombi left out some group counts: those groups have no count, and whether every issue was grouped is unknown".to_owned()
-    });
-    let seen = all.len();
-    let items = paging::slice(all, window);
-    let page = paging::local_partial(
-        window,
-        items.len(),
-        window.offset + items.len() < seen,
-        "provider_groups",
-    );
-    Ok((
-        json!({"kind": "group_page", "items": items, "page": page}),
-        true,
-    ))
+    (groups, consumed, every_count_known)
 }
 
 /// `GET /api/v2/Issues/details/{providerId}`: one group, or nothing (204, `null`, `[]`, empty
 /// body) which is an empty page, not a mismatch.
-fn provider_summary(body: Option<Value>, w: &mut Vec<String>) -> Result<(Value, bool), ToolError> {
-    let row = match body {
+fn provider_summary(ombi: &Ombi<'_>, args: &Args, _: Window, _: i64) -> Result<Reply, ToolError> {
+    let path = format!("/api/v2/Issues/details/{}", args.segment("provider_id")?);
+    let row = match ombi.get::<Value>(&path)? {
         None | Some(Value::Null) => None,
         Some(Value::Array(a)) if a.is_empty() => None,
         Some(v @ Value::Object(_)) => Some(v),
@@ -349,17 +405,15 @@ fn provider_summary(body: Option<Value>, w: &mut Vec<String>) -> Result<(Value, 
     };
     let Some(row) = row else {
         let page = paging::single(0, "provider_groups");
-        return Ok((
+        return Ok(Reply::ok(
             json!({"kind": "group_page", "items": [], "page": page}),
-            false,
         ));
     };
-    w.push("Ombi returns only the first title group for a provider id".to_owned());
-    let (group, cut) = project_group(&row, w);
-    Ok((
-        json!({"kind": "group_page", "items": [group], "page": paging::single(1, "provider_groups")}),
-        cut,
-    ))
+    let mut w = vec!["Ombi returns only the first title group for a provider id".to_owned()];
+    let (group, cut) = project_group(&row, &mut w);
+    let page = paging::single(1, "provider_groups");
+    let data = json!({"kind": "group_page", "items": [group], "page": page});
+    Ok(Reply::ok(data).warn_all(w).truncated(cut))
 }
 
 #[cfg(test)]

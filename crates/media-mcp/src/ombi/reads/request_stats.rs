@@ -9,9 +9,10 @@
 use super::common::{metric, object};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::{Call, OmbiTool};
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::RequestKind;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use crate::upstream::encode_query_value;
 use serde_json::{Map, Value, json};
 
@@ -22,7 +23,37 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["metrics"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A scope's metrics; warnings go to the vector.
+type ViewFn = fn(&Ombi<'_>, &Args, &mut Vec<String>) -> Result<Vec<Value>, ToolError>;
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "scope",
+    default: None,
+    prose: Prose::GLOSSARY,
+    views: &[
+        View {
+            name: "counts",
+            description: "requests by state on the whole server",
+            families: &["metrics"],
+            handler: counts,
+        },
+        View {
+            name: "quota",
+            description: "request quotas (of the acting user, or of user_id)",
+            families: &["metrics"],
+            handler: quotas,
+        },
+        View {
+            name: "summary",
+            description: "totals for the window from..to (admins only)",
+            families: &["metrics"],
+            handler: summary,
+        },
+    ],
+};
 
 /// ISO-8601 date or date-time, as Ombi binds it from the query string.
 const DATE_TIME_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,7})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$";
@@ -31,8 +62,7 @@ fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "scope": {"enum": ["counts", "quota", "summary"],
-                      "description": "counts: requests by state on the whole server; quota: request quotas (of the acting user, or of user_id); summary: totals for the window from..to (admins only)."},
+            "scope": VIEWS.property(),
             "from": {"type": "string", "pattern": DATE_TIME_PATTERN, "description": "Start of the window, ISO 8601 (summary only)."},
             "to": {"type": "string", "pattern": DATE_TIME_PATTERN, "description": "End of the window, ISO 8601, after from (summary only)."},
             "media": {"enum": ["all", "movie", "tv", "album"], "default": "all", "description": "Which quota to read (quota only)."},
@@ -53,64 +83,72 @@ fn input_schema() -> Value {
 fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let mut warnings = Vec::new();
-    let values = match args.str("scope")? {
-        "summary" => {
-            let (from, to) = (args.str("from")?, args.str("to")?);
-            if !before(from, to) {
-                return Err(ToolError::invalid_argument(
-                    "to",
-                    "to must be later than from",
-                ));
-            }
-            let path = format!(
-                "/api/v1/Stats?from={}&to={}",
-                encode_query_value(from),
-                encode_query_value(to)
-            );
-            let body = ombi.get::<Value>(&path).map_err(explain_empty_window)?;
-            let stats = object(body, "stats summary")?.ok_or_else(|| {
-                ToolError::schema_mismatch("the stats route answered with no body")
-            })?;
-            project_summary(&stats, &mut warnings)
-        }
-        "quota" => match args.opt_segment("user_id")? {
-            Some(id) => {
-                let user = object(ombi.get(&format!("/api/v1/Identity/User/{id}"))?, "user")?
-                    .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
-                selected_user_quotas(&user, args.str("media")?, &mut warnings)
-            }
-            None => {
-                let mut values = Vec::new();
-                for kind in kinds(args.str("media")?) {
-                    let media = kind.label();
-                    let path = format!("{}/remaining", kind.route_base());
-                    match object(ombi.get(&path)?, "quota")? {
-                        Some(q) => values.extend(quota(&q, media, "principal", &mut warnings)),
-                        None => warnings.push(format!("no {media} quota was returned")),
-                    }
-                }
-                values
-            }
-        },
-        _counts => {
-            let counts =
-                object(ombi.get("/api/v1/Request/count")?, "request counts")?.ok_or_else(|| {
-                    ToolError::schema_mismatch("the request count route answered with no body")
-                })?;
-            warnings.push("counts cover movie and TV requests only (albums and 4K requests are not counted upstream); approved means approved and not yet available".to_owned());
-            ["pending", "approved", "available", "denied"]
-                .iter()
-                .filter_map(|k| {
-                    counts
-                        .get(*k)
-                        .and_then(Value::as_i64)
-                        .filter(|n| *n >= 0)
-                        .map(|n| metric(k, json!(n), "instance", Some("requests")))
-                })
-                .collect()
-        }
-    };
+    let values = (VIEWS.select(args)?.handler)(&ombi, args, &mut warnings)?;
     Ok(Reply::ok(json!({"kind": "metrics", "values": values})).warn_all(warnings))
+}
+
+fn summary(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Value>, ToolError> {
+    let (from, to) = (args.str("from")?, args.str("to")?);
+    if !before(from, to) {
+        return Err(ToolError::invalid_argument(
+            "to",
+            "to must be later than from",
+        ));
+    }
+    let path = format!(
+        "/api/v1/Stats?from={}&to={}",
+        encode_query_value(from),
+        encode_query_value(to)
+    );
+    let body = ombi.get::<Value>(&path).map_err(explain_empty_window)?;
+    let stats = object(body, "stats summary")?
+        .ok_or_else(|| ToolError::schema_mismatch("the stats route answered with no body"))?;
+    Ok(project_summary(&stats, warnings))
+}
+
+/// The quotas of `user_id`, or of the acting user when there is no `user_id`.
+fn quotas(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Value>, ToolError> {
+    if let Some(id) = args.opt_segment("user_id")? {
+        let user = object(ombi.get(&format!("/api/v1/Identity/User/{id}"))?, "user")?
+            .ok_or_else(|| ToolError::new(ErrorCode::NotFound, "no such user"))?;
+        return Ok(selected_user_quotas(&user, args.str("media")?, warnings));
+    }
+    let mut values = Vec::new();
+    for kind in kinds(args.str("media")?) {
+        let media = kind.label();
+        let path = format!("{}/remaining", kind.route_base());
+        match object(ombi.get(&path)?, "quota")? {
+            Some(q) => values.extend(quota(&q, media, "principal", warnings)),
+            None => warnings.push(format!("no {media} quota was returned")),
+        }
+    }
+    Ok(values)
+}
+
+fn counts(ombi: &Ombi<'_>, _: &Args, warnings: &mut Vec<String>) -> Result<Vec<Value>, ToolError> {
+    let counts =
+        object(ombi.get("/api/v1/Request/count")?, "request counts")?.ok_or_else(|| {
+            ToolError::schema_mismatch("the request count route answered with no body")
+        })?;
+    warnings.push("counts cover movie and TV requests only (albums and 4K requests are not counted upstream); approved means approved and not yet available".to_owned());
+    Ok(["pending", "approved", "available", "denied"]
+        .iter()
+        .filter_map(|k| {
+            counts
+                .get(*k)
+                .and_then(Value::as_i64)
+                .filter(|n| *n >= 0)
+                .map(|n| metric(k, json!(n), "instance", Some("requests")))
+        })
+        .collect())
 }
 
 /// The request kinds the `media` argument names (`all`: every kind, movie first).

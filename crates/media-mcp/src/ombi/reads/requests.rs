@@ -16,7 +16,7 @@ use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use serde_json::{Value, json};
 
 pub(super) static TOOL: OmbiTool = OmbiTool::read(
@@ -26,7 +26,57 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["request_page", "retry_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view of the requests of media `RequestKind`, paged by `Window` where it pages.
+type ViewFn = fn(&Ombi<'_>, &Args, Window, RequestKind) -> Result<Reply, ToolError>;
+
+const REQUESTS: &[&str] = &["request_page"];
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: Some("list"),
+    prose: Prose::GLOSSARY,
+    views: &[
+        View {
+            name: "list",
+            description: "a page of requests",
+            families: REQUESTS,
+            handler: list,
+        },
+        View {
+            name: "detail",
+            description: "one request",
+            families: REQUESTS,
+            handler: detail,
+        },
+        View {
+            name: "children",
+            description: "the child requests of a TV request",
+            families: REQUESTS,
+            handler: children,
+        },
+        View {
+            name: "search",
+            description: "requests whose title matches query",
+            families: REQUESTS,
+            handler: search,
+        },
+        View {
+            name: "recent",
+            description: "the latest requests of each media type",
+            families: REQUESTS,
+            handler: recent,
+        },
+        View {
+            name: "retry_queue",
+            description: "requests that failed to reach their downloader (admins only)",
+            families: &["retry_page"],
+            handler: retry_queue,
+        },
+    ],
+};
 
 fn input_schema() -> Value {
     let only = |views: &[&str], props: &[&str]| {
@@ -44,8 +94,7 @@ fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "view": {"enum": ["list", "detail", "children", "search", "recent", "retry_queue"], "default": "list",
-                     "description": "list: a page of requests; detail: one request; children: the child requests of a TV request; search: requests whose title matches query; recent: the latest requests of each media type; retry_queue: requests that failed to reach their downloader (admins only)."},
+            "view": VIEWS.property(),
             "media": {"enum": ["movie", "tv", "album"], "default": "movie", "description": "Media of the requests (list, detail, search; children are always tv)."},
             "status": {"enum": ["all", "pending", "processing", "available", "denied", "unavailable"], "default": "all",
                        "description": "Only requests in this state (list; albums have no 'unavailable')."},
@@ -78,52 +127,75 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;
     let kind = args.choice::<RequestKind>("media")?;
-    let media = kind.label();
+    (VIEWS.select(args)?.handler)(&ombi, args, window, kind)
+}
+
+/// A view's reply: `data` with the warnings `w`, truncated when records were `cut`.
+fn reply(data: Value, w: Vec<String>, cut: bool) -> Reply {
+    Reply::ok(data).warn_all(w).truncated(cut)
+}
+
+fn children(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    window: Window,
+    _: RequestKind,
+) -> Result<Reply, ToolError> {
+    let (mut w, mut cut) = (Vec::new(), false);
+    let id = args.int("request_id")?;
+    let rows = array(
+        ombi.get(&format!("/api/v1/Request/tv/{id}/child"))?,
+        "child requests",
+    )?;
+    let all = rows
+        .iter()
+        .filter_map(|r| items::tv_child(r, None, &mut w, &mut cut))
+        .collect();
+    Ok(reply(
+        local("request_page", all, window, "requests"),
+        w,
+        cut,
+    ))
+}
+
+fn search(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    window: Window,
+    kind: RequestKind,
+) -> Result<Reply, ToolError> {
     let mut w = Vec::new();
-    let mut cut = false;
-    let data = match args.str("view")? {
-        "detail" => detail(&ombi, media, args.int("request_id")?, &mut w, &mut cut)?,
-        "children" => {
-            let id = args.int("request_id")?;
-            let rows = array(
-                ombi.get(&format!("/api/v1/Request/tv/{id}/child"))?,
-                "child requests",
-            )?;
-            local(
-                "request_page",
-                rows.iter()
-                    .filter_map(|r| items::tv_child(r, None, &mut w, &mut cut))
-                    .collect(),
-                window,
-                "requests",
-            )
-        }
-        "search" => {
-            let term = args.segment("query")?;
-            let path = format!("{}/search/{term}", kind.route_base());
-            let rows = array(ombi.get(&path)?, "requests")?;
-            if kind == RequestKind::Tv {
-                w.push(
-                    "TV search returns parent requests: use view=children for their child requests"
-                        .to_owned(),
-                );
-            }
-            local(
-                "request_page",
-                project(&rows, media, &mut w),
-                window,
-                "requests",
-            )
-        }
-        "recent" => return recent(&ombi, window),
-        "retry_queue" => {
-            let rows = array(ombi.get("/api/v1/RequestRetry")?, "retry queue entries")?;
-            let all: Vec<Value> = rows.iter().filter_map(|r| retry(r, &mut w)).collect();
-            local("retry_page", all, window, "queue_entries")
-        }
-        _list => list(&ombi, args, media, window, &mut w, &mut cut)?,
-    };
-    Ok(Reply::ok(data).warn_all(w).truncated(cut))
+    let term = args.segment("query")?;
+    let path = format!("{}/search/{term}", kind.route_base());
+    let rows = array(ombi.get(&path)?, "requests")?;
+    if kind == RequestKind::Tv {
+        w.push(
+            "TV search returns parent requests: use view=children for their child requests"
+                .to_owned(),
+        );
+    }
+    let all = project(&rows, kind, &mut w);
+    Ok(reply(
+        local("request_page", all, window, "requests"),
+        w,
+        false,
+    ))
+}
+
+fn retry_queue(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    window: Window,
+    _: RequestKind,
+) -> Result<Reply, ToolError> {
+    let mut w = Vec::new();
+    let rows = array(ombi.get("/api/v1/RequestRetry")?, "retry queue entries")?;
+    let all: Vec<Value> = rows.iter().filter_map(|r| retry(r, &mut w)).collect();
+    Ok(reply(
+        local("retry_page", all, window, "queue_entries"),
+        w,
+        false,
+    ))
 }
 
 fn local(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
@@ -133,12 +205,12 @@ fn local(kind: &str, all: Vec<Value>, window: Window, unit: &str) -> Value {
     json!({"kind": kind, "items": items, "page": page})
 }
 
-fn project(rows: &[Value], media: &str, w: &mut Vec<String>) -> Vec<Value> {
+fn project(rows: &[Value], kind: RequestKind, w: &mut Vec<String>) -> Vec<Value> {
     rows.iter()
-        .filter_map(|r| match media {
-            "tv" => items::tv_parent(r),
-            "album" => items::album(r),
-            _ => items::movie(r, w),
+        .filter_map(|r| match kind {
+            RequestKind::Tv => items::tv_parent(r),
+            RequestKind::Album => items::album(r),
+            RequestKind::Movie => items::movie(r, w),
         })
         .collect()
 }
@@ -146,12 +218,59 @@ fn project(rows: &[Value], media: &str, w: &mut Vec<String>) -> Vec<Value> {
 fn list(
     ombi: &Ombi<'_>,
     args: &Args,
-    media: &str,
+    window: Window,
+    kind: RequestKind,
+) -> Result<Reply, ToolError> {
+    let (mut w, mut cut) = (vec![paging::NO_SNAPSHOT_WARNING.to_owned()], false);
+    let path = list_path(args, kind, window, &mut w)?;
+    let body = object(ombi.get(&path)?, "request page")?.unwrap_or_default();
+    let rows = match body.get("collection") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(_) => {
+            return Err(ToolError::schema_mismatch(
+                "the request page's collection is not an array",
+            ));
+        }
+    };
+    let found: Vec<Value> = match kind {
+        RequestKind::Tv => rows
+            .iter()
+            .filter_map(|r| items::tv_child(r, None, &mut w, &mut cut))
+            .collect(),
+        RequestKind::Movie | RequestKind::Album => project(&rows, kind, &mut w),
+    };
+    let found: Vec<Value> = found.into_iter().take(window.limit).collect();
+    let n = found.len();
+    // Continuations count upstream rows, which include rows left out for lacking an id.
+    let consumed = rows.len().min(window.limit);
+    if consumed > n {
+        w.push(format!(
+            "{} request(s) without a usable id were left out",
+            consumed - n
+        ));
+    }
+    let page = if kind == RequestKind::Tv {
+        // Ombi counts every child in `total` but returns one child per show.
+        w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
+        let full = consumed == window.limit;
+        let next = window.offset + consumed;
+        paging::upstream(window, n, Beyond::Open { ended: !full, next }, "requests")
+    } else {
+        let total = body.get("total").and_then(Value::as_u64);
+        paging::upstream(window, n, Beyond::Total { total, consumed }, "requests")
+    };
+    let data = json!({"kind": "request_page", "items": found, "page": page});
+    Ok(reply(data, w, cut))
+}
+
+/// The v2 list route for the status, sort key and direction `args` ask for.
+fn list_path(
+    args: &Args,
+    kind: RequestKind,
     window: Window,
     w: &mut Vec<String>,
-    cut: &mut bool,
-) -> Result<Value, ToolError> {
-    w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
+) -> Result<String, ToolError> {
     let status = match args.str("status")? {
         "all" => String::new(),
         s => format!("{s}/"),
@@ -164,110 +283,81 @@ fn list(
         _ => "requestedDate",
     };
     let order = args.str("sort_order")?;
-    if media == "album" && order == "asc" {
+    if kind == RequestKind::Album && order == "asc" {
         w.push("Ombi ignores the sort key for ascending album lists".to_owned());
     }
-    let path = format!(
+    let media = kind.label();
+    Ok(format!(
         "/api/v2/Requests/{media}/{status}{}/{}/{sort}/{order}",
         window.limit, window.offset
-    );
-    let body = object(ombi.get(&path)?, "request page")?.unwrap_or_default();
-    let rows = match body.get("collection") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a.clone(),
-        Some(_) => {
-            return Err(ToolError::schema_mismatch(
-                "the request page's collection is not an array",
-            ));
-        }
-    };
-    let found: Vec<Value> = match media {
-        "tv" => rows
-            .iter()
-            .filter_map(|r| items::tv_child(r, None, w, cut))
-            .collect(),
-        m => project(&rows, m, w),
-    };
-    let found: Vec<Value> = found.into_iter().take(window.limit).collect();
-    let n = found.len();
-    // Continuations count upstream rows, which include rows left out for lacking an id.
-    let consumed = rows.len().min(window.limit);
-    if consumed > n {
-        w.push(format!(
-            "{} request(s) without a usable id were left out",
-            consumed - n
-        ));
-    }
-    let page = if media == "tv" {
-        // Ombi counts every child in `total` but returns one child per show.
-        w.push("TV lists hold one child request per show and Ombi's total counts every child, so no total is given".to_owned());
-        let full = consumed == window.limit;
-        let next = window.offset + consumed;
-        paging::upstream(window, n, Beyond::Open { ended: !full, next }, "requests")
-    } else {
-        let total = body.get("total").and_then(Value::as_u64);
-        paging::upstream(window, n, Beyond::Total { total, consumed }, "requests")
-    };
-    Ok(json!({"kind": "request_page", "items": found, "page": page}))
+    ))
 }
 
 fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} request {id}"))
 }
 
-/// One request; a TV parent with its children, at most 99 of them (`cut` says when more
-/// children or episodes were cut; only missing children leave the total unknown).
-fn detail(
-    ombi: &Ombi<'_>,
-    media: &str,
-    id: i64,
-    w: &mut Vec<String>,
-    cut: &mut bool,
-) -> Result<Value, ToolError> {
+/// One request; a TV parent with its children, at most 99 of them (the reply is truncated
+/// when more children or episodes were cut; only missing children leave the total unknown).
+fn detail(ombi: &Ombi<'_>, args: &Args, _: Window, kind: RequestKind) -> Result<Reply, ToolError> {
+    let id = args.int("request_id")?;
+    let (mut w, mut cut) = (Vec::new(), false);
     let mut children_cut = false;
-    let found: Vec<Value> = match media {
-        "tv" => {
-            let parent = object(ombi.get(&format!("/api/v1/Request/tv/{id}"))?, "TV request")?
-                .ok_or_else(|| not_found("TV", id))?;
-            let parent = Value::Object(parent);
-            let mut out: Vec<Value> = items::tv_parent(&parent).into_iter().collect();
-            let children = parent
-                .get("childRequests")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            if children.len() > 99 {
-                children_cut = true;
-                w.push(format!(
-                    "99 of {} child requests returned: use view=children to page them",
-                    children.len()
-                ));
-            }
-            out.extend(
-                children
-                    .iter()
-                    .take(99)
-                    .filter_map(|c| items::tv_child(c, Some(&parent), w, cut)),
-            );
-            out
-        }
-        "album" => album_detail(ombi, id, w)?,
-        _ => {
+    let found: Vec<Value> = match kind {
+        RequestKind::Tv => tv_detail(ombi, id, &mut w, &mut cut, &mut children_cut)?,
+        RequestKind::Album => album_detail(ombi, id, &mut w)?,
+        RequestKind::Movie => {
             let row = object(
                 ombi.get(&format!("/api/v1/Request/movie/info/{id}"))?,
                 "movie request",
             )?
             .ok_or_else(|| not_found("movie", id))?;
-            items::movie(&Value::Object(row), w).into_iter().collect()
+            items::movie(&Value::Object(row), &mut w)
+                .into_iter()
+                .collect()
         }
     };
     let mut page = paging::single(found.len(), "requests");
     if children_cut {
-        *cut = true;
+        cut = true;
         // The request has more records than the page holds.
         page["total"] = Value::Null;
     }
-    Ok(json!({"kind": "request_page", "items": found, "page": page}))
+    let data = json!({"kind": "request_page", "items": found, "page": page});
+    Ok(reply(data, w, cut))
+}
+
+/// A TV parent request and its first 99 children (`children_cut` says when it has more).
+fn tv_detail(
+    ombi: &Ombi<'_>,
+    id: i64,
+    w: &mut Vec<String>,
+    cut: &mut bool,
+    children_cut: &mut bool,
+) -> Result<Vec<Value>, ToolError> {
+    let parent = object(ombi.get(&format!("/api/v1/Request/tv/{id}"))?, "TV request")?
+        .ok_or_else(|| not_found("TV", id))?;
+    let parent = Value::Object(parent);
+    let mut out: Vec<Value> = items::tv_parent(&parent).into_iter().collect();
+    let children = parent
+        .get("childRequests")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if children.len() > 99 {
+        *children_cut = true;
+        w.push(format!(
+            "99 of {} child requests returned: use view=children to page them",
+            children.len()
+        ));
+    }
+    out.extend(
+        children
+            .iter()
+            .take(99)
+            .filter_map(|c| items::tv_child(c, Some(&parent), w, cut)),
+    );
+    Ok(out)
 }
 
 /// Albums have no by-id route: scan at most 5 pages of 100 of the v2 album list, never the
@@ -307,7 +397,7 @@ fn album_detail(ombi: &Ombi<'_>, id: i64, w: &mut Vec<String>) -> Result<Vec<Val
 /// Rows per media type Ombi's recently-requested feed returns at most.
 const RECENT_PER_TYPE: usize = 7;
 
-fn recent(ombi: &Ombi<'_>, window: Window) -> Result<Reply, ToolError> {
+fn recent(ombi: &Ombi<'_>, _: &Args, window: Window, _: RequestKind) -> Result<Reply, ToolError> {
     let mut w = Vec::new();
     let (page, cut) = project_recent(ombi, window, &mut w)?;
     let (items, n_all) = page.into_parts();
