@@ -291,6 +291,8 @@ const VIEW_TOOLS: &[&str] = &[
     "read_issues",
     "read_votes",
     "read_users",
+    "read_server",
+    "read_logs",
 ];
 
 #[test]

@@ -20,7 +20,7 @@ pub use selection::{READ_ONLY_VAR, Selection};
 pub(crate) use spec::published;
 pub use spec::{Access, ToolDescriptor, ToolSpec};
 pub(crate) use status::{Problem, StatusTool};
-pub use view::{Prose, View, Views};
+pub use view::{Gloss, Prose, View, Views};
 
 use crate::contract::Rendered;
 use crate::prelude::*;

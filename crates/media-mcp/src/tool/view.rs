@@ -26,12 +26,19 @@ pub struct View<H> {
 pub enum Gloss {
     /// `name: description`.
     Colon,
+    /// `name (description)`, or the bare name when the description is empty.
+    Paren,
+    /// `name description`: the name begins the phrase.
+    Space,
 }
 
 impl Gloss {
     fn write(self, name: &str, description: &str) -> String {
         match self {
             Gloss::Colon => format!("{name}: {description}"),
+            Gloss::Paren if description.is_empty() => name.to_owned(),
+            Gloss::Paren => format!("{name} ({description})"),
+            Gloss::Space => format!("{name} {description}"),
         }
     }
 }

@@ -10,10 +10,11 @@ use super::log_lines::sanitize_line;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::prelude::*;
 use crate::schema::pattern::Pattern;
-use crate::tool::Args;
+use crate::tool::{Args, Gloss, Prose, View, Views};
 use crate::upstream::Effect;
 use crate::upstream::{MAX_BODY_BYTES, Method};
 use once_cell::race::OnceBox;
@@ -36,13 +37,51 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["logs"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view of the logs, given its window (offset and limit, in files or lines) and the
+/// warnings so far.
+type ViewFn = fn(&Ombi<'_>, &Args, Lines, Vec<String>) -> Result<Reply, ToolError>;
+
+/// The tool's own window: files or lines to skip, and at most how many to return.
+#[derive(Debug, Clone, Copy)]
+struct Lines {
+    offset: usize,
+    limit: usize,
+}
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: None,
+    prose: Prose::Joined {
+        intro: "",
+        gloss: Gloss::Space,
+        sep: "; ",
+        last: "; ",
+        end: ".",
+    },
+    views: &[
+        View {
+            name: "files",
+            description: "lists the log files (newest first)",
+            families: &["logs"],
+            handler: files,
+        },
+        View {
+            name: "read",
+            description: "returns lines of one file",
+            families: &["logs"],
+            handler: read,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "view": {"enum": ["files", "read"], "description": "files lists the log files (newest first); read returns lines of one file."},
+            "view": VIEWS.property(),
             "file_id": {"type": "string", "pattern": FILE_PATTERN, "description": "The file to read, as listed by view=files (for example log20260502.txt)."},
             "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Files to skip (files), or lines to skip (read; counted from the end of the file when from_end is true)."},
             "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200, "description": "Most lines to return (read; up to 500), or files (files; up to 100)."},
@@ -65,41 +104,58 @@ fn file_pattern() -> &'static Pattern {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     // This tool's own paging (lines, up to MAX_LINES), so not the common window.
-    let offset = args.int("offset")?.max(0) as usize;
-    let limit = args.int("limit")?.clamp(1, MAX_LINES as i64) as usize;
-    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    if args.str("view")? == "files" {
-        let body = ombi.get::<Value>("/api/v2/System/logs")?;
-        let names = super::common::array(body, "log file names")?;
-        let mut vetted = Vec::new();
-        let mut refused = 0;
-        for n in &names {
-            match n.as_str() {
-                Some(s) if file_pattern().is_match(s) => vetted.push(s.to_owned()),
-                Some(_) => refused += 1,
-                None => {
-                    return Err(ToolError::schema_mismatch(
-                        "a log file name from Ombi is not a string",
-                    ));
-                }
+    let lines = Lines {
+        offset: args.int("offset")?.max(0) as usize,
+        limit: args.int("limit")?.clamp(1, MAX_LINES as i64) as usize,
+    };
+    let warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    (VIEWS.select(args)?.handler)(&ombi, args, lines, warnings)
+}
+
+fn files(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    Lines { offset, limit }: Lines,
+    mut warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let body = ombi.get::<Value>("/api/v2/System/logs")?;
+    let names = super::common::array(body, "log file names")?;
+    let mut vetted = Vec::new();
+    let mut refused = 0;
+    for n in &names {
+        match n.as_str() {
+            Some(s) if file_pattern().is_match(s) => vetted.push(s.to_owned()),
+            Some(_) => refused += 1,
+            None => {
+                return Err(ToolError::schema_mismatch(
+                    "a log file name from Ombi is not a string",
+                ));
             }
         }
-        if refused > 0 {
-            warnings.push(format!(
-                "{refused} entries that are not Ombi log file names were left out"
-            ));
-        }
-        let limit = limit.min(MAX_FILES);
-        let files: Vec<Value> = vetted
-            .iter()
-            .skip(offset)
-            .take(limit)
-            .map(|n| json!({"file_id": n, "name": n}))
-            .collect();
-        let end = offset + files.len();
-        let next = (end < vetted.len()).then_some(end);
-        return Ok(Reply::ok(json!({"kind": "logs", "files": files, "offset": offset, "next_offset": next, "truncated": false})).warn_all(warnings));
     }
+    if refused > 0 {
+        warnings.push(format!(
+            "{refused} entries that are not Ombi log file names were left out"
+        ));
+    }
+    let limit = limit.min(MAX_FILES);
+    let files: Vec<Value> = vetted
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(|n| json!({"file_id": n, "name": n}))
+        .collect();
+    let end = offset + files.len();
+    let next = (end < vetted.len()).then_some(end);
+    Ok(Reply::ok(json!({"kind": "logs", "files": files, "offset": offset, "next_offset": next, "truncated": false})).warn_all(warnings))
+}
+
+fn read(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    Lines { offset, limit }: Lines,
+    mut warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
     let file = args.str("file_id")?;
     // The schema already checked the pattern; checked again because the name becomes a path.
     if !file_pattern().is_match(file) {
@@ -108,41 +164,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             "not an Ombi log file name",
         ));
     }
-    let resp = ombi
-        .exchange(Method::Get, &format!("/api/v2/System/logs/{}", args.segment("file_id")?), None, Effect::Read)
-        .map_err(|e| match e.code {
-            // Ombi sends a log file only whole; one beyond the read cap is refused unread.
-            ErrorCode::UpstreamSchemaMismatch if e.message.contains("byte cap") => ToolError::new(
-                ErrorCode::UnsupportedCapability,
-                format!("{file} is larger than the {MAX_BODY_BYTES} bytes the plugin reads, and Ombi only sends whole files"),
-            ),
-            _ => e,
-        })?;
-    let ct = resp
-        .content_type
-        .as_deref()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let text = if resp.status == 204 || resp.body.is_empty() {
-        String::new()
-    } else if ct.starts_with("application/json") {
-        match crate::upstream::recognise::json_body::<Value>(&resp)? {
-            Some(Value::String(s)) => s,
-            None | Some(Value::Null) => String::new(),
-            Some(_) => {
-                return Err(ToolError::schema_mismatch(
-                    "expected the log file as one JSON string from Ombi",
-                ));
-            }
-        }
-    } else if ct.starts_with("text/plain") {
-        String::from_utf8_lossy(&resp.body).into_owned()
-    } else {
-        // Never raw bytes: octet-stream, HTML and anything else are refused.
-        return Err(ToolError::schema_mismatch(
-            "Ombi answered the log read with something other than text",
-        ));
-    };
+    let text = file_text(ombi, file, &args.segment("file_id")?)?;
     let from_end = args.bool("from_end")?;
     let (lines, next, truncated, redacted) = window(&text, offset, limit, from_end);
     if redacted > 0 {
@@ -162,6 +184,44 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     Ok(Reply::ok(json!({"kind": "logs", "lines": lines, "offset": offset, "next_offset": next, "truncated": truncated}))
         .warn_all(warnings)
         .truncated(truncated))
+}
+
+/// The text of log file `file` (path segment `segment`): a JSON string or plain text, never
+/// anything else.
+fn file_text(ombi: &Ombi<'_>, file: &str, segment: &str) -> Result<String, ToolError> {
+    let resp = ombi
+        .exchange(Method::Get, &format!("/api/v2/System/logs/{segment}"), None, Effect::Read)
+        .map_err(|e| match e.code {
+            // Ombi sends a log file only whole; one beyond the read cap is refused unread.
+            ErrorCode::UpstreamSchemaMismatch if e.message.contains("byte cap") => ToolError::new(
+                ErrorCode::UnsupportedCapability,
+                format!("{file} is larger than the {MAX_BODY_BYTES} bytes the plugin reads, and Ombi only sends whole files"),
+            ),
+            _ => e,
+        })?;
+    let ct = resp
+        .content_type
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if resp.status == 204 || resp.body.is_empty() {
+        Ok(String::new())
+    } else if ct.starts_with("application/json") {
+        match crate::upstream::recognise::json_body::<Value>(&resp)? {
+            Some(Value::String(s)) => Ok(s),
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(_) => Err(ToolError::schema_mismatch(
+                "expected the log file as one JSON string from Ombi",
+            )),
+        }
+    } else if ct.starts_with("text/plain") {
+        Ok(String::from_utf8_lossy(&resp.body).into_owned())
+    } else {
+        // Never raw bytes: octet-stream, HTML and anything else are refused.
+        Err(ToolError::schema_mismatch(
+            "Ombi answered the log read with something other than text",
+        ))
+    }
 }
 
 /// The sanitized lines of `text` in the window, in file order, with the continuation offset,

@@ -10,9 +10,10 @@ use crate::contract::budget::MAX_ITEMS;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::shape;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Gloss, Prose, View, Views};
 use crate::upstream::recognise::{status_error, transport_error};
 use crate::upstream::{HttpRequest, MAX_BODY_BYTES, Method};
 use serde_json::{Value, json};
@@ -24,14 +25,69 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["metrics", "reference_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view of the server: the call (for routes outside `/api`), its client and the arguments.
+type ViewFn = fn(&Call<'_>, &Ombi<'_>, &Args) -> Result<Reply, ToolError>;
+
+const METRICS: &[&str] = &["metrics"];
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: None,
+    prose: Prose::Joined {
+        intro: "",
+        gloss: Gloss::Paren,
+        sep: ", ",
+        last: ", ",
+        end: ".",
+    },
+    views: &[
+        View {
+            name: "status",
+            description: "reachable, version, first-run wizard done",
+            families: METRICS,
+            handler: status,
+        },
+        View {
+            name: "about",
+            description: "version, branch, runtime and database types",
+            families: &["reference_page"],
+            handler: about,
+        },
+        View {
+            name: "update",
+            description: "whether Ombi's last update check found a newer version",
+            families: METRICS,
+            handler: update,
+        },
+        View {
+            name: "request_counts",
+            description: "pending, approved, available and denied requests across the server",
+            families: METRICS,
+            handler: request_counts,
+        },
+        View {
+            name: "capabilities",
+            description: "which integrations and features are switched on",
+            families: METRICS,
+            handler: capabilities,
+        },
+        View {
+            name: "health",
+            description: "Ombi's health check: Healthy, Degraded or Unhealthy",
+            families: METRICS,
+            handler: health,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": crate::paging::with_paging(json!({
-            "view": {"enum": ["status", "about", "update", "request_counts", "capabilities", "health"],
-                     "description": "status (reachable, version, first-run wizard done), about (version, branch, runtime and database types), update (whether Ombi's last update check found a newer version), request_counts (pending, approved, available and denied requests across the server), capabilities (which integrations and features are switched on), health (Ombi's health check: Healthy, Degraded or Unhealthy)."}
+            "view": VIEWS.property()
         })),
         "required": ["view"],
         "additionalProperties": false
@@ -71,147 +127,144 @@ fn instance_metric(name: &str, value: Value) -> Value {
 
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    match args.str("view")? {
-        "status" => {
-            let mut values = Vec::new();
-            let mut failures = Vec::new();
-            // Any answer from the liveness route means the server is up; a failure is reported
-            // as a failure, never as `up: false` (it may be our network, not Ombi).
-            match ombi.get::<Value>("/api/v1/Status") {
-                Ok(_) => values.push(instance_metric("up", json!(true))),
-                Err(e) => failures.push(("up".to_owned(), e)),
-            }
-            match ombi
-                .get::<Value>("/api/v1/Status/info")
-                .and_then(|v| text(v, "version"))
-            {
-                Ok(v) if !v.is_empty() => values.push(instance_metric("version", json!(v))),
-                Ok(_) => {}
-                Err(e) => failures.push(("version".to_owned(), e)),
-            }
-            match ombi
-                .get::<Value>("/api/v1/Status/Wizard")
-                .and_then(|v| flag(v.as_ref().and_then(|b| b.get("result")).cloned(), "wizard"))
-            {
-                Ok(b) => values.push(instance_metric("wizard_completed", json!(b))),
-                Err(e) => failures.push(("wizard_completed".to_owned(), e)),
-            }
-            Ok(compound(
-                json!({"kind": "metrics", "values": values}),
-                failures,
-                3,
-            ))
-        }
-        "about" => {
-            let about = ombi
-                .get::<Value>("/api/v1/Settings/about")?
-                .filter(Value::is_object)
-                .ok_or_else(|| {
-                    ToolError::schema_mismatch("expected an AboutViewModel object from Ombi")
-                })?;
-            let mut items = Vec::new();
-            for (field, name) in ABOUT_FIELDS {
-                match about.get(*field) {
-                    None | Some(Value::Null) => {}
-                    Some(Value::String(s)) if s.trim().is_empty() => {}
-                    Some(Value::String(s)) => {
-                        items.push(reference(None, name, json!(s.trim()), Some("about")))
-                    }
-                    Some(_) => {
-                        return Err(ToolError::schema_mismatch(format!(
-                            "Ombi's about `{field}` is not a string"
-                        )));
-                    }
-                }
-            }
-            Ok(Reply::ok(common::local_page(
-                "reference_page",
-                items,
-                args.window()?,
-                "references",
-            )))
-        }
-        "update" => {
-            let available = flag(
-                ombi.get::<Value>("/api/v1/Job/updateCached")?,
-                "update check",
-            )?;
-            Ok(Reply::ok(json!({"kind": "metrics", "values": [instance_metric("update_available", json!(available))]}))
-                .warn("this is the result of Ombi's last scheduled update check; the plugin never starts a live check"))
-        }
-        "request_counts" => {
-            let counts = ombi
-                .get::<Value>("/api/v1/Request/count")?
-                .filter(Value::is_object)
-                .ok_or_else(|| {
-                    ToolError::schema_mismatch("expected a RequestCountModel object from Ombi")
-                })?;
-            let mut values = Vec::new();
-            for name in ["pending", "approved", "available", "denied"] {
-                match counts.get(name) {
-                    // Absent stays absent: a missing count is never reported as 0.
-                    None | Some(Value::Null) => {}
-                    Some(v) => {
-                        let n = v.as_u64().ok_or_else(|| {
-                            ToolError::schema_mismatch(format!(
-                                "Ombi's request count `{name}` is not a count"
-                            ))
-                        })?;
-                        values.push(instance_metric(name, json!(n)));
-                    }
-                }
-            }
-            Ok(Reply::ok(json!({"kind": "metrics", "values": values}))
-                .warn("counts cover movie and TV requests only (Ombi does not count albums); approved means approved but not yet available"))
-        }
-        "capabilities" => {
-            let mut values = Vec::new();
-            let mut failures = Vec::new();
-            for (path, name) in CAPABILITY_ROUTES {
-                match ombi.get::<Value>(path).and_then(|v| flag(v, name)) {
-                    Ok(b) => values.push(instance_metric(name, json!(b))),
-                    Err(e) => failures.push(((*name).to_owned(), e)),
-                }
-            }
-            // Streamed, keeping no more metrics than a result may hold: a list of several
-            // megabytes would not fit the call's memory as one JSON tree.
-            let room = MAX_ITEMS.saturating_sub(values.len());
-            let mut kept = Vec::new();
-            let read = ombi.get_each("/api/v2/Features", "features", &mut |f| {
-                let metric = feature(&f)?;
-                if kept.len() < room {
-                    kept.push(metric);
-                }
-                Ok(())
-            });
-            let total = match read {
-                Ok(n) => values.len() + n,
-                Err(e) => {
-                    failures.push(("features".to_owned(), e));
-                    values.len()
-                }
-            };
-            values.append(&mut kept);
-            let reply = compound(
-                json!({"kind": "metrics", "values": values}),
-                failures,
-                CAPABILITY_ROUTES.len() + 1,
-            );
-            Ok(if total > MAX_ITEMS {
-                // What the result's budget says when it cuts a longer list itself.
-                reply
-                    .warn(format!("values: {MAX_ITEMS} of {total} entries returned"))
-                    .truncated(true)
-            } else {
-                reply
-            })
-        }
-        "health" => health(call),
-        other => Err(ToolError::invalid_argument(
-            "view",
-            format!("unknown view {other:?}"),
-        )),
+    (VIEWS.select(args)?.handler)(call, &ombi, args)
+}
+
+fn status(_: &Call<'_>, ombi: &Ombi<'_>, _: &Args) -> Result<Reply, ToolError> {
+    let mut values = Vec::new();
+    let mut failures = Vec::new();
+    // Any answer from the liveness route means the server is up; a failure is reported
+    // as a failure, never as `up: false` (it may be our network, not Ombi).
+    match ombi.get::<Value>("/api/v1/Status") {
+        Ok(_) => values.push(instance_metric("up", json!(true))),
+        Err(e) => failures.push(("up".to_owned(), e)),
     }
+    match ombi
+        .get::<Value>("/api/v1/Status/info")
+        .and_then(|v| text(v, "version"))
+    {
+        Ok(v) if !v.is_empty() => values.push(instance_metric("version", json!(v))),
+        Ok(_) => {}
+        Err(e) => failures.push(("version".to_owned(), e)),
+    }
+    match ombi
+        .get::<Value>("/api/v1/Status/Wizard")
+        .and_then(|v| flag(v.as_ref().and_then(|b| b.get("result")).cloned(), "wizard"))
+    {
+        Ok(b) => values.push(instance_metric("wizard_completed", json!(b))),
+        Err(e) => failures.push(("wizard_completed".to_owned(), e)),
+    }
+    Ok(compound(
+        json!({"kind": "metrics", "values": values}),
+        failures,
+        3,
+    ))
+}
+
+fn about(_: &Call<'_>, ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let about = ombi
+        .get::<Value>("/api/v1/Settings/about")?
+        .filter(Value::is_object)
+        .ok_or_else(|| ToolError::schema_mismatch("expected an AboutViewModel object from Ombi"))?;
+    let mut items = Vec::new();
+    for (field, name) in ABOUT_FIELDS {
+        match about.get(*field) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.trim().is_empty() => {}
+            Some(Value::String(s)) => {
+                items.push(reference(None, name, json!(s.trim()), Some("about")))
+            }
+            Some(_) => {
+                return Err(ToolError::schema_mismatch(format!(
+                    "Ombi's about `{field}` is not a string"
+                )));
+            }
+        }
+    }
+    Ok(Reply::ok(common::local_page(
+        "reference_page",
+        items,
+        args.window()?,
+        "references",
+    )))
+}
+
+fn update(_: &Call<'_>, ombi: &Ombi<'_>, _: &Args) -> Result<Reply, ToolError> {
+    let available = flag(
+        ombi.get::<Value>("/api/v1/Job/updateCached")?,
+        "update check",
+    )?;
+    Ok(Reply::ok(json!({"kind": "metrics", "values": [instance_metric("update_available", json!(available))]}))
+        .warn("this is the result of Ombi's last scheduled update check; the plugin never starts a live check"))
+}
+
+fn request_counts(_: &Call<'_>, ombi: &Ombi<'_>, _: &Args) -> Result<Reply, ToolError> {
+    let counts = ombi
+        .get::<Value>("/api/v1/Request/count")?
+        .filter(Value::is_object)
+        .ok_or_else(|| {
+            ToolError::schema_mismatch("expected a RequestCountModel object from Ombi")
+        })?;
+    let mut values = Vec::new();
+    for name in ["pending", "approved", "available", "denied"] {
+        match counts.get(name) {
+            // Absent stays absent: a missing count is never reported as 0.
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                let n = v.as_u64().ok_or_else(|| {
+                    ToolError::schema_mismatch(format!(
+                        "Ombi's request count `{name}` is not a count"
+                    ))
+                })?;
+                values.push(instance_metric(name, json!(n)));
+            }
+        }
+    }
+    Ok(Reply::ok(json!({"kind": "metrics", "values": values}))
+        .warn("counts cover movie and TV requests only (Ombi does not count albums); approved means approved but not yet available"))
+}
+
+fn capabilities(_: &Call<'_>, ombi: &Ombi<'_>, _: &Args) -> Result<Reply, ToolError> {
+    let mut values = Vec::new();
+    let mut failures = Vec::new();
+    for (path, name) in CAPABILITY_ROUTES {
+        match ombi.get::<Value>(path).and_then(|v| flag(v, name)) {
+            Ok(b) => values.push(instance_metric(name, json!(b))),
+            Err(e) => failures.push(((*name).to_owned(), e)),
+        }
+    }
+    // Streamed, keeping no more metrics than a result may hold: a list of several
+    // megabytes would not fit the call's memory as one JSON tree.
+    let room = MAX_ITEMS.saturating_sub(values.len());
+    let mut kept = Vec::new();
+    let read = ombi.get_each("/api/v2/Features", "features", &mut |f| {
+        let metric = feature(&f)?;
+        if kept.len() < room {
+            kept.push(metric);
+        }
+        Ok(())
+    });
+    let total = match read {
+        Ok(n) => values.len() + n,
+        Err(e) => {
+            failures.push(("features".to_owned(), e));
+            values.len()
+        }
+    };
+    values.append(&mut kept);
+    let reply = compound(
+        json!({"kind": "metrics", "values": values}),
+        failures,
+        CAPABILITY_ROUTES.len() + 1,
+    );
+    Ok(if total > MAX_ITEMS {
+        // What the result's budget says when it cuts a longer list itself.
+        reply
+            .warn(format!("values: {MAX_ITEMS} of {total} entries returned"))
+            .truncated(true)
+    } else {
+        reply
+    })
 }
 
 /// A JSON string answer.
@@ -245,7 +298,7 @@ const HEALTH_STATES: &[&str] = &["Healthy", "Degraded", "Unhealthy"];
 
 /// `GET /health` sits outside `/api` and needs no key, so it is sent without one; it answers
 /// `Unhealthy` with HTTP 503, which is a result here, not a failure.
-fn health(call: &Call<'_>) -> Result<Reply, ToolError> {
+fn health(call: &Call<'_>, _: &Ombi<'_>, _: &Args) -> Result<Reply, ToolError> {
     let cfg = call.config;
     let request = HttpRequest {
         method: Method::Get,

@@ -67,6 +67,53 @@ fn a_selector_without_default_has_no_default() {
 }
 
 #[test]
+fn each_gloss_writes_its_form() {
+    let views: &[View<Probe>] = &[
+        View {
+            name: "one",
+            description: "the first",
+            families: &[],
+            handler: list,
+        },
+        View {
+            name: "two",
+            description: "",
+            families: &[],
+            handler: list,
+        },
+        View {
+            name: "three",
+            description: "the third",
+            families: &[],
+            handler: list,
+        },
+    ];
+    let written = |gloss, intro, sep, last| {
+        Views {
+            field: "which",
+            default: None,
+            prose: Prose::Joined {
+                intro,
+                gloss,
+                sep,
+                last,
+                end: ".",
+            },
+            views,
+        }
+        .description()
+    };
+    assert_eq!(
+        written(Gloss::Paren, "Pick: ", ", ", ", or "),
+        "Pick: one (the first), two, or three (the third)."
+    );
+    assert_eq!(
+        written(Gloss::Space, "", "; ", "; "),
+        "one the first; two ; three the third."
+    );
+}
+
+#[test]
 fn an_unknown_name_is_an_invalid_argument_naming_the_field_and_runs_nothing() {
     let runs = Cell::new(0);
     let schema = json!({"properties": {"view": VIEWS.property()}});
