@@ -11,9 +11,10 @@ use super::shape::records;
 use crate::contract::{Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Gloss, Prose, View, Views};
 use crate::upstream::Effect;
 use crate::upstream::Method;
 use serde_json::{Value, json};
@@ -28,7 +29,65 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["media_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A search's rows and their view model, given the query as typed and as a path segment;
+/// warnings go to the vector.
+type ViewFn =
+    fn(&Ombi<'_>, &Args, &str, &str, &mut Vec<String>) -> Result<(Vec<Value>, Row), ToolError>;
+
+const MEDIA: &[&str] = &["media_page"];
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "media",
+    default: Some("multi"),
+    prose: Prose::Joined {
+        intro: "What to search: ",
+        gloss: Gloss::Paren,
+        sep: ", ",
+        last: ", or ",
+        end: ".",
+    },
+    views: &[
+        View {
+            name: "multi",
+            description: "movies, TV, music and people at once",
+            families: MEDIA,
+            handler: multi,
+        },
+        View {
+            name: "movie",
+            description: "",
+            families: MEDIA,
+            handler: movie,
+        },
+        View {
+            name: "tv",
+            description: "",
+            families: MEDIA,
+            handler: tv,
+        },
+        View {
+            name: "artist",
+            description: "",
+            families: MEDIA,
+            handler: artist,
+        },
+        View {
+            name: "album",
+            description: "",
+            families: MEDIA,
+            handler: album,
+        },
+        View {
+            name: "movie_by_person",
+            description: "movies a person appears in",
+            families: MEDIA,
+            handler: movie_by_person,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     json!({
@@ -36,8 +95,7 @@ pub fn input_schema() -> Value {
         "properties": {
             "query": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^/?#\\x00-\\x1f]+$",
                       "description": "What to search for (a title, or a person's name for movie_by_person). No '/', '?' or '#'."},
-            "media": {"enum": ["multi", "movie", "tv", "artist", "album", "movie_by_person"], "default": "multi",
-                      "description": "What to search: multi (movies, TV, music and people at once), movie, tv, artist, album, or movie_by_person (movies a person appears in)."},
+            "media": VIEWS.property(),
             "year": {"type": "integer", "minimum": 1870, "maximum": 2100, "description": "Release year (media=movie only)."},
             "language_code": {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 language for titles (movie and movie_by_person only)."},
             "include": {"type": "array", "items": {"enum": ["movies", "tv_shows", "music", "people"]}, "minItems": 1, "uniqueItems": true,
@@ -59,91 +117,12 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let query = args.str("query")?;
     let term = args.segment("query")?;
-    let media = args.str("media")?;
+    let view = VIEWS.select(args)?;
     let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let (rows, kind): (Vec<Value>, Row) = match media {
-        "movie" if args.given("year") || args.given("language_code") => {
-            let body = json!({"searchTerm": query, "year": args.opt_int("year"), "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
-            (
-                records(
-                    ombi.send(
-                        Method::Post,
-                        "/api/v1/Search/movie",
-                        Some(&body),
-                        Effect::Read,
-                    )?,
-                    "search results",
-                )?,
-                Row::Movie,
-            )
-        }
-        "movie" => (
-            records(
-                ombi.get(&format!("/api/v1/Search/movie/{term}"))?,
-                "search results",
-            )?,
-            Row::Movie,
-        ),
-        "movie_by_person" => {
-            let body = json!({"searchTerm": query, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
-            (
-                records(
-                    ombi.send(
-                        Method::Post,
-                        "/api/v1/Search/movie/actor",
-                        Some(&body),
-                        Effect::Read,
-                    )?,
-                    "search results",
-                )?,
-                Row::Movie,
-            )
-        }
-        "tv" => {
-            warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
-            (
-                records(
-                    ombi.get(&format!("/api/v1/Search/tv/{term}"))?,
-                    "search results",
-                )?,
-                Row::TvMaze,
-            )
-        }
-        "artist" => (
-            records(
-                ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?,
-                "search results",
-            )?,
-            Row::Artist,
-        ),
-        "album" => (
-            records(
-                ombi.get(&format!("/api/v1/Search/music/album/{term}"))?,
-                "search results",
-            )?,
-            Row::Album,
-        ),
-        _ => {
-            let include = args
-                .opt_strs("include")
-                .unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
-            let body = json!({
-                "movies": include.contains(&"movies"), "tvShows": include.contains(&"tv_shows"),
-                "music": include.contains(&"music"), "people": include.contains(&"people"),
-            });
-            let path = format!("/api/v2/Search/multi/{term}");
-            (
-                records(
-                    ombi.send(Method::Post, &path, Some(&body), Effect::Read)?,
-                    "search results",
-                )?,
-                Row::Multi,
-            )
-        }
-    };
-    let capped =
-        matches!(media, "movie" | "movie_by_person") && rows.len() >= OMBI_MOVIE_RESULT_LIMIT;
+    let (rows, kind) = (view.handler)(&ombi, args, query, &term, &mut warnings)?;
+    // Only v1 movie searches (movie, movie_by_person) give movie rows.
+    let capped = kind == Row::Movie && rows.len() >= OMBI_MOVIE_RESULT_LIMIT;
     let total = rows.len();
     let mut shortened = false;
     let items: Vec<Value> = paging::slice(rows, window)
@@ -173,6 +152,97 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             .warn_all(warnings)
             .truncated(shortened),
     )
+}
+
+fn movie(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    query: &str,
+    term: &str,
+    _: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    let rows = if args.given("year") || args.given("language_code") {
+        let body = json!({"searchTerm": query, "year": args.opt_int("year"), "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
+        ombi.send(
+            Method::Post,
+            "/api/v1/Search/movie",
+            Some(&body),
+            Effect::Read,
+        )?
+    } else {
+        ombi.get(&format!("/api/v1/Search/movie/{term}"))?
+    };
+    Ok((records(rows, "search results")?, Row::Movie))
+}
+
+fn movie_by_person(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    query: &str,
+    _: &str,
+    _: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    let body = json!({"searchTerm": query, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
+    let rows = ombi.send(
+        Method::Post,
+        "/api/v1/Search/movie/actor",
+        Some(&body),
+        Effect::Read,
+    )?;
+    Ok((records(rows, "search results")?, Row::Movie))
+}
+
+fn tv(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    _: &str,
+    term: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    warnings.push("TV request state is not reported by TVMaze-backed search (Ombi looks it up by the wrong id): use read_media for it".to_owned());
+    let rows = ombi.get(&format!("/api/v1/Search/tv/{term}"))?;
+    Ok((records(rows, "search results")?, Row::TvMaze))
+}
+
+fn artist(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    _: &str,
+    term: &str,
+    _: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    let rows = ombi.get(&format!("/api/v1/Search/music/artist/{term}"))?;
+    Ok((records(rows, "search results")?, Row::Artist))
+}
+
+fn album(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    _: &str,
+    term: &str,
+    _: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    let rows = ombi.get(&format!("/api/v1/Search/music/album/{term}"))?;
+    Ok((records(rows, "search results")?, Row::Album))
+}
+
+fn multi(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    _: &str,
+    term: &str,
+    _: &mut Vec<String>,
+) -> Result<(Vec<Value>, Row), ToolError> {
+    let include = args
+        .opt_strs("include")
+        .unwrap_or_else(|| vec!["movies", "tv_shows", "music", "people"]);
+    let body = json!({
+        "movies": include.contains(&"movies"), "tvShows": include.contains(&"tv_shows"),
+        "music": include.contains(&"music"), "people": include.contains(&"people"),
+    });
+    let path = format!("/api/v2/Search/multi/{term}");
+    let rows = ombi.send(Method::Post, &path, Some(&body), Effect::Read)?;
+    Ok((records(rows, "search results")?, Row::Multi))
 }
 
 /// Which view model a row is.

@@ -286,6 +286,7 @@ fn defaults_are_filled_from_the_schema_and_given_values_win() {
 /// The tools whose selector argument (`view`, `scope`, `kind`, `category`, `media`, `action`)
 /// chooses which operation runs.
 const VIEW_TOOLS: &[&str] = &[
+    "read_search",
     "read_requests",
     "read_request_stats",
     "read_issues",
@@ -293,6 +294,8 @@ const VIEW_TOOLS: &[&str] = &[
     "read_users",
     "read_server",
     "read_logs",
+    "write_issue_comment",
+    "write_request_create",
 ];
 
 #[test]
@@ -338,7 +341,10 @@ fn every_view_table_is_its_selectors_schema_and_covers_the_tools_families() {
 #[test]
 fn every_view_answers_with_its_own_families() {
     let config = ombi_config();
-    let upstreams = one_body_upstreams();
+    let mut upstreams = one_body_upstreams();
+    // An engine result, the only answer a request write completes with.
+    let created = r#"{"result": true, "requestId": 7}"#;
+    upstreams.push(FakeUpstream::new().script(move |_| Some(Ok(json_response(created.into())))));
     let mut rng = Rng(0x5EED_1234_ABCD_0002);
     let mut checked = BTreeSet::new();
     for tool in registry() {

@@ -30,6 +30,8 @@ pub enum Gloss {
     Paren,
     /// `name description`: the name begins the phrase.
     Space,
+    /// The description alone.
+    Bare,
 }
 
 impl Gloss {
@@ -39,6 +41,7 @@ impl Gloss {
             Gloss::Paren if description.is_empty() => name.to_owned(),
             Gloss::Paren => format!("{name} ({description})"),
             Gloss::Space => format!("{name} {description}"),
+            Gloss::Bare => description.to_owned(),
         }
     }
 }

@@ -9,9 +9,10 @@ use super::outcome::{Mutation, Outcome, bool_answer, bool_reply, failure_with, w
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::positive_id;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Gloss, Prose, View, Views};
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
@@ -22,13 +23,42 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "read_issues",
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+type ViewFn = fn(&Ombi<'_>, &Args) -> Result<Reply, ToolError>;
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "action",
+    default: None,
+    prose: Prose::Joined {
+        intro: "",
+        gloss: Gloss::Space,
+        sep: ", ",
+        last: ", or ",
+        end: ".",
+    },
+    views: &[
+        View {
+            name: "add",
+            description: "a comment to an issue",
+            families: &["mutation"],
+            handler: add,
+        },
+        View {
+            name: "delete",
+            description: "a comment",
+            families: &["mutation"],
+            handler: delete,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "action": {"enum": ["add", "delete"], "description": "add a comment to an issue, or delete a comment."},
+            "action": VIEWS.property(),
             "issue_id": {"type": "integer", "minimum": 1, "description": "The issue to comment on (add)."},
             "comment": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "The comment text (add)."},
             "comment_id": {"type": "integer", "minimum": 1, "description": "The comment to delete (delete; from read_issues)."}
@@ -44,22 +74,27 @@ pub fn input_schema() -> Value {
 
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    if args.str("action")? == "delete" {
-        let id = args.int("comment_id")?;
-        let done = bool_answer(write(
-            &ombi,
-            Method::Delete,
-            &format!("/api/v1/Issues/comments/{id}"),
-            None,
-        )?)?;
-        return Ok(bool_reply(
-            done,
-            ToolError::new(
-                ErrorCode::UpstreamRejected,
-                "Ombi did not delete the comment",
-            ),
-        ));
-    }
+    (VIEWS.select(args)?.handler)(&ombi, args)
+}
+
+fn delete(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
+    let id = args.int("comment_id")?;
+    let done = bool_answer(write(
+        ombi,
+        Method::Delete,
+        &format!("/api/v1/Issues/comments/{id}"),
+        None,
+    )?)?;
+    Ok(bool_reply(
+        done,
+        ToolError::new(
+            ErrorCode::UpstreamRejected,
+            "Ombi did not delete the comment",
+        ),
+    ))
+}
+
+fn add(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
     if ombi.acting_user().is_none() {
         return Err(ToolError::new(
             ErrorCode::UnsupportedCapability,
@@ -68,7 +103,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     }
     let issue = args.int("issue_id")?;
     let body = json!({"comment": args.str("comment")?, "issueId": issue});
-    match write(&ombi, Method::Post, "/api/v1/Issues/comments", Some(&body))? {
+    match write(ombi, Method::Post, "/api/v1/Issues/comments", Some(&body))? {
         None => Ok(failure_with(
             ToolError::new(
                 ErrorCode::NotFound,

@@ -11,10 +11,11 @@ use super::outcome::{
 use crate::contract::{Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::codes::DEFAULT_LANGUAGE_CODE;
 use crate::ombi::ids::TargetKind;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Gloss, Prose, View, Views};
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
@@ -25,7 +26,49 @@ pub(super) static TOOL: OmbiTool = OmbiTool::write(
     "read_requests",
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A request of one media; warnings for every reply go to the vector.
+type ViewFn = fn(&Ombi<'_>, &Args, &mut Vec<String>) -> Result<Reply, ToolError>;
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "media",
+    default: None,
+    prose: Prose::Joined {
+        intro: "What to request: ",
+        gloss: Gloss::Bare,
+        sep: ", ",
+        last: ", or ",
+        end: ".",
+    },
+    views: &[
+        View {
+            name: "movie",
+            description: "a movie",
+            families: &["mutation"],
+            handler: movie,
+        },
+        View {
+            name: "tv",
+            description: "a TV show (whole or some seasons)",
+            families: &["mutation"],
+            handler: tv,
+        },
+        View {
+            name: "album",
+            description: "an album",
+            families: &["mutation"],
+            handler: album,
+        },
+        View {
+            name: "movie_collection",
+            description: "every movie of a TMDB collection",
+            families: &["mutation"],
+            handler: movie_collection,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     let id = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
@@ -33,7 +76,7 @@ pub fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "media": {"enum": ["movie", "tv", "album", "movie_collection"], "description": "What to request: a movie, a TV show (whole or some seasons), an album, or every movie of a TMDB collection."},
+            "media": VIEWS.property(),
             "tmdb_id": id("TMDB id of the movie, TV show or collection (media movie, tv, movie_collection)."),
             "musicbrainz_album_id": {"type": "string", "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "description": "MusicBrainz release-group id of the album (media album)."},
             "is_4k": flag("Request the 4K version (movie only; honoured only when Ombi's Movie4KRequests feature is on)."),
@@ -78,69 +121,67 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     if args.given("request_on_behalf") {
         warnings.push("Ombi applies the approval rules and quotas of the acting identity, not of the user requested on behalf of".to_owned());
     }
-    let media = args.str("media")?;
-    let (path, body, kind) = match media {
-        "movie" => {
-            let want_4k = args.opt_bool("is_4k").unwrap_or(false);
-            // Ombi stamps a 4K request date even with 4K switched off and then leaves an
-            // orphaned, never-processed request: ask whether 4K is on first.
-            let send_4k = want_4k && movie_4k_enabled(&ombi)?;
-            if want_4k && !send_4k {
-                warnings.push("Ombi's Movie4KRequests feature is off, so is_4k was not sent: this is a standard-quality request".to_owned());
-            }
-            let body = json!({
-                "theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE),
-                "is4kRequest": send_4k, "requestOnBehalf": args.opt_str("request_on_behalf"),
-                "rootFolderOverride": args.opt_int("root_folder_override"), "qualityPathOverride": args.opt_int("quality_profile_override"),
-            });
-            (
-                "/api/v1/Request/movie".to_owned(),
-                Some(body),
-                TargetKind::Movie,
-            )
-        }
-        "tv" => (
-            "/api/v2/Requests/tv".to_owned(),
-            Some(tv_body(args)?),
-            TargetKind::TvChild,
-        ),
-        "album" => {
-            let body = json!({"foreignAlbumId": args.str("musicbrainz_album_id")?});
-            (
-                "/api/v1/request/music".to_owned(),
-                Some(body),
-                TargetKind::Album,
-            )
-        }
-        _ => (
-            format!("/api/v2/Requests/movie/collection/{}", args.int("tmdb_id")?),
-            None,
-            TargetKind::Movie,
-        ),
-    };
-    let er = engine_result(write(&ombi, Method::Post, &path, body.as_ref())?)?;
-    let reply = if media == "movie_collection" {
-        collection_reply(&er)
-    } else if !er.succeeded() && er.error_code.is_none() && !er.is_missing() && !is_permission(&er)
-    {
+    let reply = (VIEWS.select(args)?.handler)(&ombi, args, &mut warnings)?;
+    Ok(reply.warn_all(warnings))
+}
+
+fn movie(ombi: &Ombi<'_>, args: &Args, warnings: &mut Vec<String>) -> Result<Reply, ToolError> {
+    let want_4k = args.opt_bool("is_4k").unwrap_or(false);
+    // Ombi stamps a 4K request date even with 4K switched off and then leaves an
+    // orphaned, never-processed request: ask whether 4K is on first.
+    let send_4k = want_4k && movie_4k_enabled(ombi)?;
+    if want_4k && !send_4k {
+        warnings.push("Ombi's Movie4KRequests feature is off, so is_4k was not sent: this is a standard-quality request".to_owned());
+    }
+    let body = json!({
+        "theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE),
+        "is4kRequest": send_4k, "requestOnBehalf": args.opt_str("request_on_behalf"),
+        "rootFolderOverride": args.opt_int("root_folder_override"), "qualityPathOverride": args.opt_int("quality_profile_override"),
+    });
+    created(ombi, "/api/v1/Request/movie", &body, TargetKind::Movie)
+}
+
+fn tv(ombi: &Ombi<'_>, args: &Args, _: &mut Vec<String>) -> Result<Reply, ToolError> {
+    let body = tv_body(args)?;
+    created(ombi, "/api/v2/Requests/tv", &body, TargetKind::TvChild)
+}
+
+fn album(ombi: &Ombi<'_>, args: &Args, _: &mut Vec<String>) -> Result<Reply, ToolError> {
+    let body = json!({"foreignAlbumId": args.str("musicbrainz_album_id")?});
+    created(ombi, "/api/v1/request/music", &body, TargetKind::Album)
+}
+
+fn movie_collection(ombi: &Ombi<'_>, args: &Args, _: &mut Vec<String>) -> Result<Reply, ToolError> {
+    let path = format!("/api/v2/Requests/movie/collection/{}", args.int("tmdb_id")?);
+    let er = engine_result(write(ombi, Method::Post, &path, None)?)?;
+    Ok(collection_reply(&er))
+}
+
+/// Posts `body` to `path` and says what Ombi made of the request of `kind`.
+fn created(
+    ombi: &Ombi<'_>,
+    path: &str,
+    body: &Value,
+    kind: TargetKind,
+) -> Result<Reply, ToolError> {
+    let er = engine_result(write(ombi, Method::Post, path, Some(body))?)?;
+    if !er.succeeded() && er.error_code.is_none() && !er.is_missing() && !is_permission(&er) {
         // Ombi saves an auto-approved request before sending it to Radarr/Sonarr/Lidarr and
         // reports a failed send as `result: false` with only a message, the same shape as
         // failures that saved nothing: whether a request now exists is unknown.
-        failure_with(
+        return Ok(failure_with(
             ToolError::unknown_outcome(
                 "Ombi reported a failure, but it reports a request that was saved and then could not be sent to Radarr/Sonarr/Lidarr the same way",
             ),
             er.annotate(Mutation::new(Outcome::Unknown)),
-        )
-    } else {
-        let id = er.request_id;
-        er.reply(
-            Mutation::new(Outcome::Completed)
-                .target(kind, id)
-                .id("request_id", id),
-        )
-    };
-    Ok(reply.warn_all(warnings))
+        ));
+    }
+    let id = er.request_id;
+    Ok(er.reply(
+        Mutation::new(Outcome::Completed)
+            .target(kind, id)
+            .id("request_id", id),
+    ))
 }
 
 fn is_permission(er: &EngineResult) -> bool {
@@ -187,7 +228,7 @@ fn tv_body(args: &Args) -> Result<Value, ToolError> {
 }
 
 /// Whether `GET /api/v2/Features` lists `Movie4KRequests` as enabled.
-fn movie_4k_enabled(ombi: &crate::ombi::client::Ombi<'_>) -> Result<bool, ToolError> {
+fn movie_4k_enabled(ombi: &Ombi<'_>) -> Result<bool, ToolError> {
     let features: Option<Value> = ombi.get("/api/v2/Features")?;
     Ok(features
         .as_ref()

@@ -111,6 +111,10 @@ fn each_gloss_writes_its_form() {
         written(Gloss::Space, "", "; ", "; "),
         "one the first; two ; three the third."
     );
+    assert_eq!(
+        written(Gloss::Bare, "Pick ", ", ", " or "),
+        "Pick the first,  or the third."
+    );
 }
 
 #[test]
