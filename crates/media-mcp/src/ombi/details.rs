@@ -16,7 +16,7 @@ use crate::ombi::call::OmbiTool;
 use crate::ombi::client::Ombi;
 use crate::paging;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use crate::upstream::path_segment;
 use serde_json::{Value, json};
 
@@ -40,14 +40,48 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["media_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A record of one kind of media, given what was asked of it.
+type ViewFn = fn(&Ombi<'_>, &Args, &Asked<'_>) -> Result<Reply, ToolError>;
+
+/// What every media view is asked: the id (as a path segment), its namespace and the extras.
+struct Asked<'a> {
+    id: &'a str,
+    ns: Option<&'a str>,
+    include: Include,
+}
+
+const fn view(name: &'static str, handler: ViewFn) -> View<ViewFn> {
+    View {
+        name,
+        description: "",
+        families: &["media_page"],
+        handler,
+    }
+}
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "media",
+    default: None,
+    prose: Prose::Whole("What the id names."),
+    views: &[
+        view("movie", movie),
+        view("tv", tv),
+        view("album", album),
+        view("artist", artist),
+        view("person", person),
+        view("collection", collection),
+    ],
+};
 
 pub fn input_schema() -> Value {
     let screen = json!({"enum": ["movie", "tv", "person", "collection"]});
     json!({
         "type": "object",
         "properties": {
-            "media": {"enum": ["movie", "tv", "album", "artist", "person", "collection"], "description": "What the id names."},
+            "media": VIEWS.property(),
             "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The id: numeric for TMDB/TVDB/Ombi ids, tt… for IMDb, a UUID for MusicBrainz."},
             "id_namespace": {"enum": ["tmdb", "imdb", "tvdb", "musicbrainz", "ombi_movie", "ombi_tv_parent", "ombi_album"],
                              "description": "Which id this is. Default: tmdb for movie/tv/person/collection, musicbrainz for album/artist. imdb and ombi_movie: movies; tvdb and ombi_tv_parent: TV; ombi_album: an album request id, answered with its artist."},
@@ -88,7 +122,7 @@ pub(super) struct Include {
 
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
-    let media = args.str("media")?;
+    let view = VIEWS.select(args)?;
     let id = args.segment("id")?;
     let ns = args.opt_str("id_namespace");
     let inc = args.opt_strs("include").unwrap_or_default();
@@ -98,41 +132,65 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         ratings: inc.contains(&"ratings"),
         seasons: inc.contains(&"seasons"),
     };
-    match media {
-        "movie" => {
-            let path = match ns {
-                Some("imdb") => format!("/api/v2/Search/movie/imdb/{id}"),
-                Some("ombi_movie") => format!("/api/v2/Search/movie/request/{id}"),
-                _ => format!("/api/v2/Search/movie/{id}"),
-            };
-            detail(&ombi, &path, &include, Kind::Movie)
-        }
-        "tv" => match ns {
-            Some("tvdb") => tvmaze_detail(&ombi, &format!("/api/v1/Search/tv/info/{id}"), &include),
-            Some("ombi_tv_parent") => detail(
-                &ombi,
-                &format!("/api/v2/Search/tv/request/{id}"),
-                &include,
-                Kind::Tv,
-            ),
-            _ => detail(
-                &ombi,
-                &format!("/api/v2/Search/tv/moviedb/{id}"),
-                &include,
-                Kind::Tv,
-            ),
+    (view.handler)(
+        &ombi,
+        args,
+        &Asked {
+            id: &id,
+            ns,
+            include,
         },
-        "collection" => details_people::collection(&ombi, &id, args.window()?),
-        "person" => details_people::person(&ombi, args),
-        "artist" => {
-            let path = match ns {
-                Some("ombi_album") => format!("/api/v2/Search/artist/request/{id}"),
-                _ => format!("/api/v2/Search/artist/{id}"),
-            };
-            details_people::artist(&ombi, &path, args.window()?)
-        }
-        _album => details_people::album(&ombi, &format!("/api/v2/Search/artist/album/{id}")),
+    )
+}
+
+fn movie(ombi: &Ombi<'_>, _: &Args, a: &Asked<'_>) -> Result<Reply, ToolError> {
+    let id = a.id;
+    let path = match a.ns {
+        Some("imdb") => format!("/api/v2/Search/movie/imdb/{id}"),
+        Some("ombi_movie") => format!("/api/v2/Search/movie/request/{id}"),
+        _ => format!("/api/v2/Search/movie/{id}"),
+    };
+    detail(ombi, &path, &a.include, Kind::Movie)
+}
+
+fn tv(ombi: &Ombi<'_>, _: &Args, a: &Asked<'_>) -> Result<Reply, ToolError> {
+    let id = a.id;
+    match a.ns {
+        Some("tvdb") => tvmaze_detail(ombi, &format!("/api/v1/Search/tv/info/{id}"), &a.include),
+        Some("ombi_tv_parent") => detail(
+            ombi,
+            &format!("/api/v2/Search/tv/request/{id}"),
+            &a.include,
+            Kind::Tv,
+        ),
+        _ => detail(
+            ombi,
+            &format!("/api/v2/Search/tv/moviedb/{id}"),
+            &a.include,
+            Kind::Tv,
+        ),
     }
+}
+
+fn collection(ombi: &Ombi<'_>, args: &Args, a: &Asked<'_>) -> Result<Reply, ToolError> {
+    details_people::collection(ombi, a.id, args.window()?)
+}
+
+fn person(ombi: &Ombi<'_>, args: &Args, _: &Asked<'_>) -> Result<Reply, ToolError> {
+    details_people::person(ombi, args)
+}
+
+fn artist(ombi: &Ombi<'_>, args: &Args, a: &Asked<'_>) -> Result<Reply, ToolError> {
+    let id = a.id;
+    let path = match a.ns {
+        Some("ombi_album") => format!("/api/v2/Search/artist/request/{id}"),
+        _ => format!("/api/v2/Search/artist/{id}"),
+    };
+    details_people::artist(ombi, &path, args.window()?)
+}
+
+fn album(ombi: &Ombi<'_>, _: &Args, a: &Asked<'_>) -> Result<Reply, ToolError> {
+    details_people::album(ombi, &format!("/api/v2/Search/artist/album/{}", a.id))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -156,41 +214,18 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
         Kind::Tv => project_tv_detail(&v, include, &spilled, &mut warnings),
     };
     let segment = if kind == Kind::Movie { "movie" } else { "tv" };
-    // Upstream data: an id that cannot be a path segment is not looked up.
-    let tmdb = item.ids.get(Ns::Tmdb).and_then(path_segment);
-    if include.providers
-        && let Some(tmdb) = &tmdb
-    {
-        match ombi.get::<Value>(&format!("/api/v2/Search/stream/{segment}/{tmdb}")) {
-            Ok(body) => {
-                item.list("providers", providers(body.as_ref()));
-                warnings.push(
-                    "providers are the flat-rate offers for the acting user's streaming country"
-                        .to_owned(),
-                );
-            }
-            Err(_) => failed_parts.push("providers"),
-        }
+    if include.providers {
+        add_providers(ombi, &mut item, segment, &mut warnings, &mut failed_parts);
     }
     if include.ratings {
-        let title = v
-            .get("title")
-            .and_then(Value::as_str)
-            .and_then(path_segment);
-        let year = item_year(&v);
-        match (title, year) {
-            (Some(title), Some(y)) => {
-                let p = format!("/api/v2/Search/ratings/{segment}/{title}/{y}");
-                match ombi.get::<Value>(&p) {
-                    Ok(Some(r)) => add_rotten_tomatoes(&mut item, &r),
-                    Ok(None) => {
-                        warnings.push("Rotten Tomatoes has no rating for this title".to_owned())
-                    }
-                    Err(_) => failed_parts.push("ratings"),
-                }
-            }
-            _ => warnings.push("no title (that can be a URL path segment) and year to look up Rotten Tomatoes ratings".to_owned()),
-        }
+        add_ratings(
+            ombi,
+            &v,
+            &mut item,
+            segment,
+            &mut warnings,
+            &mut failed_parts,
+        );
     }
     let mut items = vec![item];
     if let Some(c) = v.get("belongsToCollection").filter(|c| c.is_object()) {
@@ -220,6 +255,61 @@ fn detail(ombi: &Ombi<'_>, path: &str, include: &Include, kind: Kind) -> Result<
         r
     };
     Ok(reply.warn_all(warnings).truncated(shortened))
+}
+
+/// The streaming providers of `item` (a `segment`: movie or tv) by its TMDB id.
+fn add_providers(
+    ombi: &Ombi<'_>,
+    item: &mut MediaItem,
+    segment: &str,
+    warnings: &mut Vec<String>,
+    failed_parts: &mut Vec<&str>,
+) {
+    // Upstream data: an id that cannot be a path segment is not looked up.
+    let Some(tmdb) = item.ids.get(Ns::Tmdb).and_then(path_segment) else {
+        return;
+    };
+    match ombi.get::<Value>(&format!("/api/v2/Search/stream/{segment}/{tmdb}")) {
+        Ok(body) => {
+            item.list("providers", providers(body.as_ref()));
+            warnings.push(
+                "providers are the flat-rate offers for the acting user's streaming country"
+                    .to_owned(),
+            );
+        }
+        Err(_) => failed_parts.push("providers"),
+    }
+}
+
+/// Rotten Tomatoes ratings of title `v` (a `segment`: movie or tv) by its title and year.
+fn add_ratings(
+    ombi: &Ombi<'_>,
+    v: &Value,
+    item: &mut MediaItem,
+    segment: &str,
+    warnings: &mut Vec<String>,
+    failed_parts: &mut Vec<&str>,
+) {
+    let title = v
+        .get("title")
+        .and_then(Value::as_str)
+        .and_then(path_segment);
+    match (title, item_year(v)) {
+        (Some(title), Some(y)) => {
+            let p = format!("/api/v2/Search/ratings/{segment}/{title}/{y}");
+            match ombi.get::<Value>(&p) {
+                Ok(Some(r)) => add_rotten_tomatoes(item, &r),
+                Ok(None) => {
+                    warnings.push("Rotten Tomatoes has no rating for this title".to_owned())
+                }
+                Err(_) => failed_parts.push("ratings"),
+            }
+        }
+        _ => warnings.push(
+            "no title (that can be a URL path segment) and year to look up Rotten Tomatoes ratings"
+                .to_owned(),
+        ),
+    }
 }
 
 fn item_year(v: &Value) -> Option<i64> {

@@ -287,11 +287,15 @@ fn defaults_are_filled_from_the_schema_and_given_values_win() {
 /// chooses which operation runs.
 const VIEW_TOOLS: &[&str] = &[
     "read_search",
+    "read_media",
+    "read_discover",
     "read_requests",
     "read_request_stats",
     "read_issues",
     "read_votes",
     "read_users",
+    "read_reference",
+    "read_library",
     "read_server",
     "read_logs",
     "write_issue_comment",

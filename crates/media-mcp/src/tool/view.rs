@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 pub struct View<H> {
     /// The value, as the schema's `enum` lists it.
     pub name: &'static str,
-    /// What the value selects, in the selector's description ([`Prose`]).
+    /// What the value selects, in the selector's description ([`Prose`]); empty under
+    /// [`Prose::Whole`].
     pub description: &'static str,
     /// The result families it answers with.
     pub families: &'static [&'static str],
@@ -58,6 +59,9 @@ pub enum Prose {
         last: &'static str,
         end: &'static str,
     },
+    /// The selector's own text, for prose that groups views or does not name them; the views'
+    /// descriptions are then empty.
+    Whole(&'static str),
 }
 
 impl Prose {
@@ -91,6 +95,14 @@ impl<H: 'static> Views<H> {
     /// The argument's description, written from the table as [`Prose`] says.
     pub fn description(&self) -> String {
         match self.prose {
+            Prose::Whole(text) => {
+                debug_assert!(
+                    self.views.iter().all(|v| v.description.is_empty()),
+                    "{}: a view description that Prose::Whole does not publish",
+                    self.field
+                );
+                text.to_owned()
+            }
             Prose::Joined {
                 intro,
                 gloss,

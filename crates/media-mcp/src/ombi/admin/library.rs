@@ -11,12 +11,13 @@ use super::common::{self, array};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::{Identifiers, Ns, positive_id};
 use crate::ombi::media::MediaItem;
 use crate::paging;
 use crate::paging::Window;
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use serde_json::{Value, json};
 
 /// Ombi's cap on recently added rows (`RecentlyAddedEngine`).
@@ -29,14 +30,59 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["media_page", "calendar_page", "artwork_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A view of the library, paged by `Window`, given the warnings so far.
+type ViewFn = fn(&Ombi<'_>, &Args, Window, Vec<String>) -> Result<Reply, ToolError>;
+
+const MEDIA: &[&str] = &["media_page"];
+
+static VIEWS: Views<ViewFn> = Views {
+    field: "view",
+    default: None,
+    prose: Prose::Whole(
+        "recently_added_movies / recently_added_tv (one entry per episode) / recently_added_tv_grouped (one entry per season number): what the media servers added in the last week; calendar: requested titles with release dates around now; artwork: an image of one title.",
+    ),
+    views: &[
+        View {
+            name: "recently_added_movies",
+            description: "",
+            families: MEDIA,
+            handler: recently_added_movies,
+        },
+        View {
+            name: "recently_added_tv",
+            description: "",
+            families: MEDIA,
+            handler: recently_added_tv,
+        },
+        View {
+            name: "recently_added_tv_grouped",
+            description: "",
+            families: MEDIA,
+            handler: recently_added_tv_grouped,
+        },
+        View {
+            name: "calendar",
+            description: "",
+            families: &["calendar_page"],
+            handler: calendar,
+        },
+        View {
+            name: "artwork",
+            description: "",
+            families: &["artwork_page"],
+            handler: artwork,
+        },
+    ],
+};
 
 pub fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": crate::paging::with_paging(json!({
-            "view": {"enum": ["recently_added_movies", "recently_added_tv", "recently_added_tv_grouped", "calendar", "artwork"],
-                     "description": "recently_added_movies / recently_added_tv (one entry per episode) / recently_added_tv_grouped (one entry per season number): what the media servers added in the last week; calendar: requested titles with release dates around now; artwork: an image of one title."},
+            "view": VIEWS.property(),
             "media": {"enum": ["movie", "tv", "album"], "description": "artwork: the kind of title."},
             "artwork_kind": {"enum": ["poster", "background", "banner"], "default": "poster", "description": "artwork: which image (albums have only a cover: poster)."},
             "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "artwork: the title's id (digits for tmdb/tvdb, a UUID for musicbrainz)."},
@@ -65,60 +111,88 @@ pub fn input_schema() -> Value {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;
-    let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
-    let view = args.str("view")?;
-    match view {
-        "calendar" => {
-            let rows = array(ombi.get::<Value>("/api/v2/Calendar")?, "calendar entries")?;
-            let items = rows
-                .iter()
-                .map(|r| calendar_entry(r, &mut warnings))
-                .collect::<Result<Vec<_>, _>>()?;
-            warnings.push("Ombi's calendar is a fixed window of about 90 days either side of today in the server's local time; dates are calendar dates without a time zone, and TV entries carry the episode title only".to_owned());
-            Ok(Reply::ok(common::local_page(
-                "calendar_page",
-                items,
-                window,
-                "calendar_entries",
-            ))
-            .warn_all(warnings))
-        }
-        "artwork" => {
-            let (media, ns, id) = (
-                args.str("media")?,
-                args.str("id_namespace")?,
-                args.segment("id")?,
-            );
-            let kind = args.str("artwork_kind")?;
-            let plan = artwork::plan(media, kind, ns, &id).ok_or_else(|| {
-                ToolError::invalid_argument(
-                    "artwork_kind",
-                    format!("no {kind} artwork for {media} by {ns} id"),
-                )
-            })?;
-            let (items, notes) = artwork::fetch(&ombi, &plan)?;
-            Ok(
-                Reply::ok(common::local_page("artwork_page", items, window, "artwork"))
-                    .warn_all(warnings)
-                    .warn_all(notes),
-            )
-        }
-        _ => {
-            let (path, kind) = match view {
-                "recently_added_movies" => ("/api/v1/RecentlyAdded/movies", Added::Movie),
-                "recently_added_tv" => ("/api/v1/RecentlyAdded/tv", Added::Episode),
-                "recently_added_tv_grouped" => ("/api/v1/RecentlyAdded/tv/grouped", Added::Season),
-                other => {
-                    return Err(ToolError::invalid_argument(
-                        "view",
-                        format!("unknown view {other:?}"),
-                    ));
-                }
-            };
-            let rows = array(ombi.get::<Value>(path)?, "recently added entries")?;
-            recently_added(rows, kind, window, warnings)
-        }
-    }
+    let warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
+    (VIEWS.select(args)?.handler)(&ombi, args, window, warnings)
+}
+
+fn calendar(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    window: Window,
+    mut warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let rows = array(ombi.get::<Value>("/api/v2/Calendar")?, "calendar entries")?;
+    let items = rows
+        .iter()
+        .map(|r| calendar_entry(r, &mut warnings))
+        .collect::<Result<Vec<_>, _>>()?;
+    warnings.push("Ombi's calendar is a fixed window of about 90 days either side of today in the server's local time; dates are calendar dates without a time zone, and TV entries carry the episode title only".to_owned());
+    Ok(Reply::ok(common::local_page(
+        "calendar_page",
+        items,
+        window,
+        "calendar_entries",
+    ))
+    .warn_all(warnings))
+}
+
+fn artwork(
+    ombi: &Ombi<'_>,
+    args: &Args,
+    window: Window,
+    warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let (media, ns, id) = (
+        args.str("media")?,
+        args.str("id_namespace")?,
+        args.segment("id")?,
+    );
+    let kind = args.str("artwork_kind")?;
+    let plan = artwork::plan(media, kind, ns, &id).ok_or_else(|| {
+        ToolError::invalid_argument(
+            "artwork_kind",
+            format!("no {kind} artwork for {media} by {ns} id"),
+        )
+    })?;
+    let (items, notes) = artwork::fetch(ombi, &plan)?;
+    Ok(
+        Reply::ok(common::local_page("artwork_page", items, window, "artwork"))
+            .warn_all(warnings)
+            .warn_all(notes),
+    )
+}
+
+fn recently_added_movies(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    window: Window,
+    warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let path = "/api/v1/RecentlyAdded/movies";
+    let rows = array(ombi.get::<Value>(path)?, "recently added entries")?;
+    recently_added(rows, Added::Movie, window, warnings)
+}
+
+fn recently_added_tv(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    window: Window,
+    warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let path = "/api/v1/RecentlyAdded/tv";
+    let rows = array(ombi.get::<Value>(path)?, "recently added entries")?;
+    recently_added(rows, Added::Episode, window, warnings)
+}
+
+fn recently_added_tv_grouped(
+    ombi: &Ombi<'_>,
+    _: &Args,
+    window: Window,
+    warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let path = "/api/v1/RecentlyAdded/tv/grouped";
+    let rows = array(ombi.get::<Value>(path)?, "recently added entries")?;
+    recently_added(rows, Added::Season, window, warnings)
 }
 
 /// Which recently added feed a row comes from.

@@ -18,7 +18,7 @@ use crate::paging::Window;
 use crate::paging::{self, Beyond};
 use crate::paging::{limit_schema, offset_schema};
 use crate::prelude::*;
-use crate::tool::Args;
+use crate::tool::{Args, Prose, View, Views};
 use crate::upstream::Effect;
 use crate::upstream::Method;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -31,7 +31,42 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
     &["media_page"],
     input_schema,
     run,
-);
+)
+.with_views(&VIEWS);
+
+/// A browse list, paged by `Window`; the `bool` says TV (else movies).
+type ViewFn = fn(&Ombi<'_>, &Args, Window, bool) -> Result<Reply, ToolError>;
+
+const fn view(name: &'static str, handler: ViewFn) -> View<ViewFn> {
+    View {
+        name,
+        description: "",
+        families: &["media_page"],
+        handler,
+    }
+}
+
+/// The categories: movie ones first, then those only TV has.
+static VIEWS: Views<ViewFn> = Views {
+    field: "category",
+    default: None,
+    prose: Prose::Whole(
+        "Which list. Movies: popular, top_rated, upcoming, now_playing, seasonal, requested, similar (needs tmdb_id), advanced (needs filters). TV: popular, anticipated, trending, most_watched, requested.",
+    ),
+    views: &[
+        view("popular", popular),
+        view("top_rated", top_rated),
+        view("upcoming", upcoming),
+        view("now_playing", now_playing),
+        view("seasonal", seasonal),
+        view("requested", requested),
+        view("similar", similar),
+        view("advanced", advanced),
+        view("anticipated", anticipated),
+        view("trending", trending),
+        view("most_watched", most_watched),
+    ],
+};
 
 const MOVIE_CATEGORIES: [&str; 8] = [
     "popular",
@@ -57,8 +92,7 @@ fn input_schema() -> Value {
         "type": "object",
         "properties": {
             "media": {"enum": ["movie", "tv"], "description": "Movies or TV shows."},
-            "category": {"enum": ["popular", "top_rated", "upcoming", "now_playing", "seasonal", "requested", "similar", "advanced", "anticipated", "trending", "most_watched"],
-                         "description": "Which list. Movies: popular, top_rated, upcoming, now_playing, seasonal, requested, similar (needs tmdb_id), advanced (needs filters). TV: popular, anticipated, trending, most_watched, requested."},
+            "category": VIEWS.property(),
             "tmdb_id": {"type": "integer", "minimum": 1, "description": "TMDB id of the movie to find similar titles for (similar only)."},
             "language_code": {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 language for titles (similar only)."},
             "filters": {"type": "object", "minProperties": 1, "additionalProperties": false, "description": "Movie filters (advanced only).",
@@ -126,55 +160,72 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let window = args.window()?;
     let tv = args.choice::<RequestKind>("media")? == RequestKind::Tv;
-    let category = args.str("category")?;
-    let mut w = Vec::new();
-    if category == "requested" {
-        return requested(&ombi, tv, window);
-    }
-    if category == "similar" {
-        let body = json!({"theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
-        let found = rows(ombi.send(
-            Method::Post,
-            "/api/v2/Search/movie/similar",
-            Some(&body),
-            Effect::Read,
-        )?);
-        let total = found.len();
-        let items: Vec<Value> = paging::slice(found, window)
-            .iter()
-            .map(|r| project(r, false))
-            .collect();
-        let page = paging::local(window, items.len(), total, "media");
-        return Ok(Reply::ok(
-            json!({"kind": "media_page", "items": items, "page": page}),
-        ));
-    }
+    (VIEWS.select(args)?.handler)(&ombi, args, window, tv)
+}
+
+fn popular(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "popular", None)
+}
+
+fn top_rated(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "toprated", None)
+}
+
+fn upcoming(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "upcoming", None)
+}
+
+fn now_playing(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    let note = "Ombi's paged now_playing list is TMDB's trending movies";
+    browse(ombi, window, tv, "nowplaying", Some(note))
+}
+
+fn seasonal(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "seasonal", None)
+}
+
+fn anticipated(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "anticipated", None)
+}
+
+fn trending(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    browse(ombi, window, tv, "trending", None)
+}
+
+fn most_watched(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    let note = "Ombi's most_watched TV list is the same as popular";
+    browse(ombi, window, tv, "mostwatched", Some(note))
+}
+
+/// The paged browse route `segment` of movies or TV; `note` is a warning of the category.
+fn browse(
+    ombi: &Ombi<'_>,
+    window: Window,
+    tv: bool,
+    segment: &str,
+    note: Option<&str>,
+) -> Result<Reply, ToolError> {
     let (pos, amt) = (window.offset, window.limit);
-    let found = if category == "advanced" {
-        let body = discover_model(args.value("filters")?);
-        rows(ombi.send(
-            Method::Post,
-            &format!("/api/v2/Search/advancedSearch/movie/{pos}/{amt}"),
-            Some(&body),
-            Effect::Read,
-        )?)
-    } else {
-        let segment = match category {
-            "top_rated" => "toprated",
-            "now_playing" => "nowplaying",
-            "most_watched" => "mostwatched",
-            c => c,
-        };
-        let media = if tv { "tv" } else { "movie" };
-        rows(ombi.get(&format!("/api/v2/Search/{media}/{segment}/{pos}/{amt}"))?)
-    };
-    match category {
-        "now_playing" => {
-            w.push("Ombi's paged now_playing list is TMDB's trending movies".to_owned())
-        }
-        "most_watched" => w.push("Ombi's most_watched TV list is the same as popular".to_owned()),
-        _ => {}
-    }
+    let media = if tv { "tv" } else { "movie" };
+    let found = rows(ombi.get(&format!("/api/v2/Search/{media}/{segment}/{pos}/{amt}"))?);
+    Ok(discovered(&found, tv, window, note))
+}
+
+fn advanced(ombi: &Ombi<'_>, args: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
+    let (pos, amt) = (window.offset, window.limit);
+    let body = discover_model(args.value("filters")?);
+    let found = rows(ombi.send(
+        Method::Post,
+        &format!("/api/v2/Search/advancedSearch/movie/{pos}/{amt}"),
+        Some(&body),
+        Effect::Read,
+    )?);
+    Ok(discovered(&found, tv, window, None))
+}
+
+/// One upstream page of discovery rows as the reply; `note` is a warning of the category.
+fn discovered(found: &[Value], tv: bool, window: Window, note: Option<&str>) -> Reply {
+    let mut w: Vec<String> = note.map(str::to_owned).into_iter().collect();
     w.push(paging::NO_SNAPSHOT_WARNING.to_owned());
     w.push("Ombi may hide available titles from discovery, so a page can hold fewer items than asked without being the last".to_owned());
     let items: Vec<Value> = found
@@ -194,7 +245,26 @@ fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         w.push("Ombi's TV discovery paging skips or repeats items beyond the first page: later pages are unreliable".to_owned());
     }
     let page = paging::upstream(window, n, Beyond::Unknown { next }, "media");
-    Ok(Reply::ok(json!({"kind": "media_page", "items": items, "page": page})).warn_all(w))
+    Reply::ok(json!({"kind": "media_page", "items": items, "page": page})).warn_all(w)
+}
+
+fn similar(ombi: &Ombi<'_>, args: &Args, window: Window, _: bool) -> Result<Reply, ToolError> {
+    let body = json!({"theMovieDbId": args.int("tmdb_id")?, "languageCode": args.opt_str("language_code").unwrap_or(DEFAULT_LANGUAGE_CODE)});
+    let found = rows(ombi.send(
+        Method::Post,
+        "/api/v2/Search/movie/similar",
+        Some(&body),
+        Effect::Read,
+    )?);
+    let total = found.len();
+    let items: Vec<Value> = paging::slice(found, window)
+        .iter()
+        .map(|r| project(r, false))
+        .collect();
+    let page = paging::local(window, items.len(), total, "media");
+    Ok(Reply::ok(
+        json!({"kind": "media_page", "items": items, "page": page}),
+    ))
 }
 
 /// The `filters` argument → Ombi's `DiscoverModel` (only given fields are sent).
@@ -225,7 +295,7 @@ fn project(row: &Value, tv: bool) -> Value {
 
 /// The `requested` category: Ombi's own paged route ignores the offset in its cache key,
 /// so the bounded recently-requested feed is used instead.
-fn requested(ombi: &Ombi<'_>, tv: bool, window: Window) -> Result<Reply, ToolError> {
+fn requested(ombi: &Ombi<'_>, _: &Args, window: Window, tv: bool) -> Result<Reply, ToolError> {
     let feed = super::common::array(
         ombi.get("/api/v2/Requests/recentlyRequested")?,
         "recent requests",

@@ -118,6 +118,34 @@ fn each_gloss_writes_its_form() {
 }
 
 #[test]
+fn whole_prose_is_the_selectors_own_text() {
+    let views: &[View<Probe>] = &[
+        View {
+            name: "one",
+            description: "",
+            families: &[],
+            handler: list,
+        },
+        View {
+            name: "two",
+            description: "",
+            families: &[],
+            handler: detail,
+        },
+    ];
+    let whole = Views {
+        field: "which",
+        default: None,
+        prose: Prose::Whole("Whatever the id names."),
+        views,
+    };
+    assert_eq!(
+        whole.property(),
+        json!({"enum": ["one", "two"], "description": "Whatever the id names."})
+    );
+}
+
+#[test]
 fn an_unknown_name_is_an_invalid_argument_naming_the_field_and_runs_nothing() {
     let runs = Cell::new(0);
     let schema = json!({"properties": {"view": VIEWS.property()}});
