@@ -83,6 +83,7 @@ pub struct Views<H: 'static> {
     pub default: Option<&'static str>,
     /// How the argument's description is written.
     pub prose: Prose,
+    /// The views, in the order the schema's `enum` lists them.
     pub views: &'static [View<H>],
 }
 
