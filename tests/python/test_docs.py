@@ -1,6 +1,6 @@
 """The documentation against the repository: every path and test name the docs cite exists,
 every markdown link resolves (to a heading, when it names one), the configuration reference
-names exactly the variables of the harness's table, and the module order in
+names exactly the variables of wire's table, and the module order in
 docs/dev/architecture.md is what scripts/module-cycles.py prints. No build needed."""
 import re
 import subprocess
@@ -18,8 +18,7 @@ DOCS = sorted(
 )
 CONFIG_REFERENCE = ROOT / "docs" / "reference" / "configuration.md"
 ARCHITECTURE = ROOT / "docs" / "dev" / "architecture.md"
-TABLES = [ROOT / "crates" / "host-harness" / "src" / "config" / "table.rs",
-          ROOT / "crates" / "host-harness" / "src" / "config" / "http_table.rs"]
+VARIABLES = ROOT / "crates" / "media-mcp-wire" / "src" / "variables.rs"
 
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 SPAN = re.compile(r"`([^`\n]+)`")
@@ -151,19 +150,8 @@ def test_relative_links_resolve(doc):
 
 
 def table_variables():
-    """The variable names of the harness's table (a `name:` that refers to a constant of the
-    wire crate is looked up there)."""
-    wire = (ROOT / "crates" / "media-mcp-wire" / "src" / "settings.rs").read_text()
-    names = set()
-    for table in TABLES:
-        for m in re.finditer(r'\bname:\s*(?:"([A-Z0-9_]+)"|([A-Z0-9_]+)\.name)', table.read_text()):
-            if m.group(1):
-                names.add(m.group(1))
-            else:
-                const = re.search(rf"const {m.group(2)}:[^=]*=\s*\w+\s*{{\s*name:\s*\"([A-Z0-9_]+)\"", wire)
-                assert const, f"{m.group(2)}.name is not in crates/media-mcp-wire/src/settings.rs"
-                names.add(const.group(1))
-    return names
+    """The variable names of the table (every `name:` of crates/media-mcp-wire/src/variables.rs)."""
+    return set(re.findall(r'\bname:\s*"([A-Z0-9_]+)"', VARIABLES.read_text()))
 
 
 def test_the_configuration_reference_names_exactly_the_tables_variables():

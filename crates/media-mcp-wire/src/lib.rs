@@ -6,7 +6,9 @@
 //! - [`version`]: the protocol versions every transport speaks (the same set on stdio and
 //!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
 //! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
-//! - [`settings`]: the variables a host hands the components and the grammar both apply.
+//! - [`variables`]: every configuration variable (name, help, scope, kind, docs), and the
+//!   configuration reference's tables rendered from them.
+//! - [`settings`]: the grammar a host and the components both apply to the variables.
 //! - [`plugin_settings`]: the plugin's own variables read by that grammar, each problem naming
 //!   its variable; the plugin reads its configuration with it and a host checks it at start.
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
@@ -24,6 +26,7 @@ pub mod method;
 pub mod plugin_settings;
 pub mod settings;
 pub mod tool;
+pub mod variables;
 pub mod version;
 
 pub use tool::{ToolOutcome, ToolRecord};

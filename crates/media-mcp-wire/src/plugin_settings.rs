@@ -13,27 +13,16 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::settings::{
-    CALL_DEADLINE, DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEADLINES,
-    MOVIEPILOT_DEFAULT_DEADLINES, READ_ONLY, moviepilot_deadline_entries, switch,
+    CALL_DEADLINE, DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEFAULT_DEADLINES,
+    moviepilot_deadline_entries, switch,
+};
+use crate::variables::{
+    MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_DEADLINES,
+    MOVIEPILOT_SCHEMA_MODE, READ_ONLY, TOOLS, TOOLS_DENY,
 };
 
 /// A variable's value as set (the environment in the plugin, the checked settings in a host).
 pub type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// The variable listing the tools to publish (names and globs).
-pub const TOOLS: &str = "MEDIA_MCP_TOOLS";
-/// The variable listing the tools never to publish (names and globs).
-pub const TOOLS_DENY: &str = "MEDIA_MCP_TOOLS_DENY";
-/// `1`: MoviePilot's `database_operation` may write.
-pub const MOVIEPILOT_ALLOW_DB_WRITES: &str = "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES";
-/// `1`: MoviePilot's `database_operation` may show secrets.
-pub const MOVIEPILOT_ALLOW_SECRETS: &str = "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS";
-/// Comma list: the only `moviepilot_api` operation ids that run.
-pub const MOVIEPILOT_API_ALLOW: &str = "MEDIA_MCP_MOVIEPILOT_API_ALLOW";
-/// Comma list: `moviepilot_api` operation ids that never run.
-pub const MOVIEPILOT_API_DENY: &str = "MEDIA_MCP_MOVIEPILOT_API_DENY";
-/// `compact` or `full`: how bridged input schemas are published.
-pub const MOVIEPILOT_SCHEMA_MODE: &str = "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE";
 
 /// One variable the plugin cannot use as given (its value is never part of the message).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,7 +118,7 @@ fn switch_or(
 
 /// `MEDIA_MCP_READ_ONLY`; an unreadable value is on (the safe reading of a typo).
 pub fn read_only(var: Lookup, problems: &mut Vec<Problem>) -> bool {
-    switch_or(var, READ_ONLY, true, problems)
+    switch_or(var, READ_ONLY.name, true, problems)
 }
 
 /// A MoviePilot policy switch (`MEDIA_MCP_MOVIEPILOT_ALLOW_*`); an unreadable value is off.
@@ -208,14 +197,14 @@ pub fn moviepilot_deadlines(var: Lookup, problems: &mut Vec<Problem>) -> Vec<(St
         .iter()
         .map(|(name, ms)| ((*name).to_owned(), *ms))
         .collect();
-    let Some(raw) = text(var, MOVIEPILOT_DEADLINES) else {
+    let Some(raw) = text(var, MOVIEPILOT_DEADLINES.name) else {
         return out;
     };
     for entry in moviepilot_deadline_entries(&raw) {
         match entry {
             Ok((name, ms)) => out.push((name.to_owned(), ms)),
             Err(entry) => problems.push(Problem::new(
-                MOVIEPILOT_DEADLINES,
+                MOVIEPILOT_DEADLINES.name,
                 format!(
                     "entry `{}` must be name=milliseconds ({DEADLINE_MIN_MS}..={DEADLINE_MAX_MS})",
                     shown(entry)
@@ -228,7 +217,7 @@ pub fn moviepilot_deadlines(var: Lookup, problems: &mut Vec<Problem>) -> Vec<(St
 
 /// `MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE` (any case); an unreadable value is compact.
 pub fn schema_mode(var: Lookup, problems: &mut Vec<Problem>) -> SchemaMode {
-    match text(var, MOVIEPILOT_SCHEMA_MODE)
+    match text(var, MOVIEPILOT_SCHEMA_MODE.name)
         .map(|v| v.to_ascii_lowercase())
         .as_deref()
     {
@@ -236,7 +225,7 @@ pub fn schema_mode(var: Lookup, problems: &mut Vec<Problem>) -> SchemaMode {
         Some("full") => SchemaMode::Full,
         Some(_) => {
             problems.push(
-                Problem::new(MOVIEPILOT_SCHEMA_MODE, "must be compact or full")
+                Problem::new(MOVIEPILOT_SCHEMA_MODE.name, "must be compact or full")
                     .read_as("compact is used"),
             );
             SchemaMode::Compact
@@ -250,13 +239,13 @@ pub fn schema_mode(var: Lookup, problems: &mut Vec<Problem>) -> SchemaMode {
 pub fn problems(var: Lookup) -> Vec<Problem> {
     let mut problems = Vec::new();
     call_deadline_ms(var, &mut problems);
-    moviepilot_switch(var, MOVIEPILOT_ALLOW_DB_WRITES, &mut problems);
-    moviepilot_switch(var, MOVIEPILOT_ALLOW_SECRETS, &mut problems);
+    moviepilot_switch(var, MOVIEPILOT_ALLOW_DB_WRITES.name, &mut problems);
+    moviepilot_switch(var, MOVIEPILOT_ALLOW_SECRETS.name, &mut problems);
     schema_mode(var, &mut problems);
     moviepilot_deadlines(var, &mut problems);
     read_only(var, &mut problems);
-    tool_patterns(var, TOOLS, &mut problems);
-    tool_patterns(var, TOOLS_DENY, &mut problems);
+    tool_patterns(var, TOOLS.name, &mut problems);
+    tool_patterns(var, TOOLS_DENY.name, &mut problems);
     problems
 }
 

@@ -1,49 +1,9 @@
 //! The settings a host hands the components (plugin and HTTP transport), and the grammar both
 //! sides apply to them: the host checks a value at start by the same rule the component reads
 //! it with, so a value the host accepts never becomes a component's configuration problem.
+//! The variables themselves are in [`crate::variables`].
 
-/// Every variable a component reads from its environment. A host passes these (and no other)
-/// to the components; `OMBI_API_KEY` and `MOVIEPILOT_API_KEY` only to a component that must
-/// send the key itself.
-pub const GUEST_VARIABLES: &[&str] = &[
-    "OMBI_URL",
-    "OMBI_API_KEY",
-    "OMBI_USER",
-    "MOVIEPILOT_URL",
-    "MOVIEPILOT_API_KEY",
-    READ_ONLY,
-    "MEDIA_MCP_TOOLS",
-    "MEDIA_MCP_TOOLS_DENY",
-    CALL_DEADLINE.name,
-    "MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES",
-    "MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS",
-    "MEDIA_MCP_MOVIEPILOT_API_ALLOW",
-    "MEDIA_MCP_MOVIEPILOT_API_DENY",
-    MOVIEPILOT_DEADLINES,
-    "MEDIA_MCP_MOVIEPILOT_SCHEMA_MODE",
-    "MEDIA_MCP_HTTP_TOKENS",
-    "MEDIA_MCP_HTTP_PROXY_TOKENS",
-    "MEDIA_MCP_HTTP_AUTH",
-    "MEDIA_MCP_HTTP_USER_HEADER",
-    "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
-    "MEDIA_MCP_HTTP_PATH",
-    "MEDIA_MCP_OAUTH_ISSUER",
-    "MEDIA_MCP_OAUTH_RESOURCE",
-    "MEDIA_MCP_OAUTH_AUDIENCES",
-    "MEDIA_MCP_OAUTH_USER_CLAIM",
-    "MEDIA_MCP_OAUTH_USER_MAP",
-    "MEDIA_MCP_OAUTH_READ_SCOPE",
-    "MEDIA_MCP_OAUTH_WRITE_SCOPE",
-    "MEDIA_MCP_OAUTH_JWKS_URI",
-    "MEDIA_MCP_OAUTH_JWKS",
-    "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID",
-    "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET",
-    "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
-    "MEDIA_MCP_OAUTH_INTROSPECT",
-];
-
-/// `1`: only tools proven read-only are listed and callable.
-pub const READ_ONLY: &str = "MEDIA_MCP_READ_ONLY";
+use crate::variables::{self, Kind};
 
 /// A whole number of milliseconds within bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,16 +33,16 @@ pub const DEADLINE_MIN_MS: u64 = 100;
 /// Longest deadline anyone may configure.
 pub const DEADLINE_MAX_MS: u64 = 600_000;
 
-/// The plugin's whole-call deadline for upstream HTTP.
-pub const CALL_DEADLINE: Millis = Millis {
-    name: "MEDIA_MCP_CALL_DEADLINE_MS",
-    min: DEADLINE_MIN_MS,
-    max: DEADLINE_MAX_MS,
-    default: 30_000,
+/// The plugin's whole-call deadline for upstream HTTP ([`variables::CALL_DEADLINE_MS`]).
+pub const CALL_DEADLINE: Millis = match variables::CALL_DEADLINE_MS.kind {
+    Kind::Number { min, max, default } => Millis {
+        name: variables::CALL_DEADLINE_MS.name,
+        min,
+        max,
+        default,
+    },
+    _ => panic!("MEDIA_MCP_CALL_DEADLINE_MS is a number"),
 };
-
-/// `name=ms,...`: deadlines per MoviePilot tool name or operation id.
-pub const MOVIEPILOT_DEADLINES: &str = "MEDIA_MCP_MOVIEPILOT_DEADLINES";
 
 /// Built-in MoviePilot deadlines, which configured entries override: `search.torrents` may
 /// search many sites (MoviePilot allows it up to 300 s).
@@ -106,7 +66,7 @@ pub const fn moviepilot_longest_default_ms() -> u64 {
 /// `name=ms` with `ms` within the deadline bounds.
 pub fn moviepilot_deadline_entries(text: &str) -> impl Iterator<Item = Result<(&str, u64), &str>> {
     let bounds = Millis {
-        name: MOVIEPILOT_DEADLINES,
+        name: variables::MOVIEPILOT_DEADLINES.name,
         min: DEADLINE_MIN_MS,
         max: DEADLINE_MAX_MS,
         default: 0,
@@ -176,13 +136,5 @@ mod tests {
         for bad in ["", "2", "enabled", "y"] {
             assert_eq!(switch(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn every_guest_variable_is_named_once() {
-        let mut names = GUEST_VARIABLES.to_vec();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), GUEST_VARIABLES.len());
     }
 }

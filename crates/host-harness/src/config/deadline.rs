@@ -4,12 +4,11 @@
 use std::time::Duration;
 
 use media_mcp_wire::settings::{
-    CALL_DEADLINE, MOVIEPILOT_DEADLINES, MOVIEPILOT_DEFAULT_DEADLINES, moviepilot_deadline_entries,
+    CALL_DEADLINE, MOVIEPILOT_DEFAULT_DEADLINES, moviepilot_deadline_entries,
 };
 
 use super::raw::{ConfigError, RawSettings};
-use super::table::CALL_TIMEOUT_SECS;
-use super::variable::Kind;
+use super::table::{CALL_TIMEOUT_SECS, Kind, MOVIEPILOT_DEADLINES};
 use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
 
 /// How much longer than the component's longest deadline the host's limit must be at least.
@@ -72,7 +71,7 @@ fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) 
         return longest;
     }
     let mut per_tool: Vec<(&str, u64)> = MOVIEPILOT_DEFAULT_DEADLINES.to_vec();
-    for (name, ms) in moviepilot_deadline_entries(raw.get(MOVIEPILOT_DEADLINES).unwrap_or(""))
+    for (name, ms) in moviepilot_deadline_entries(raw.get(MOVIEPILOT_DEADLINES.name).unwrap_or(""))
         .filter_map(Result::ok)
     {
         per_tool.retain(|(other, _)| *other != name);
@@ -80,7 +79,7 @@ fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) 
     }
     for (name, ms) in per_tool {
         if ms > longest.0 {
-            longest = (ms, format!("{MOVIEPILOT_DEADLINES} {name}"));
+            longest = (ms, format!("{} {name}", MOVIEPILOT_DEADLINES.name));
         }
     }
     longest

@@ -7,8 +7,7 @@ use std::path::Path;
 
 use media_mcp_wire::settings::switch;
 
-use super::table::is_recognised;
-use super::variable::{Kind, Variable};
+use super::table::{Kind, Variable, is_recognised};
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]

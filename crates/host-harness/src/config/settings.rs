@@ -8,9 +8,8 @@ use media_mcp_wire::plugin_settings;
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
 use super::raw::{ConfigError, RawSettings};
-use super::table::{self, passes_through};
+use super::table::{self, Kind, passes_through};
 use super::upstream::{EMPTY_USER_MESSAGE, Upstream, check_user_name, upstream};
-use super::variable::Kind;
 use crate::limits::moviepilot_first_byte_cap;
 
 /// Command-line flags that override variables.

@@ -1,5 +1,16 @@
 use super::*;
+use crate::variables;
 use alloc::string::ToString;
+
+const READ_ONLY: &str = variables::READ_ONLY.name;
+const TOOLS: &str = variables::TOOLS.name;
+const TOOLS_DENY: &str = variables::TOOLS_DENY.name;
+const MOVIEPILOT_ALLOW_DB_WRITES: &str = variables::MOVIEPILOT_ALLOW_DB_WRITES.name;
+const MOVIEPILOT_ALLOW_SECRETS: &str = variables::MOVIEPILOT_ALLOW_SECRETS.name;
+const MOVIEPILOT_API_ALLOW: &str = variables::MOVIEPILOT_API_ALLOW.name;
+const MOVIEPILOT_API_DENY: &str = variables::MOVIEPILOT_API_DENY.name;
+const MOVIEPILOT_DEADLINES: &str = variables::MOVIEPILOT_DEADLINES.name;
+const MOVIEPILOT_SCHEMA_MODE: &str = variables::MOVIEPILOT_SCHEMA_MODE.name;
 
 fn lookup(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
     let vars: Vec<(String, String)> = vars
@@ -142,6 +153,6 @@ fn every_variable_read_here_is_handed_to_the_components() {
         MOVIEPILOT_SCHEMA_MODE,
     ];
     for name in read {
-        assert!(crate::settings::GUEST_VARIABLES.contains(&name), "{name}");
+        assert!(variables::is_guest(name), "{name}");
     }
 }

@@ -14,9 +14,10 @@
 //!
 //! Their grammar is `media_mcp_wire::plugin_settings`', which hosts check them with at start.
 
-use media_mcp_wire::plugin_settings::{
-    self, MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_API_ALLOW,
-    MOVIEPILOT_API_DENY,
+use media_mcp_wire::plugin_settings;
+use media_mcp_wire::variables::{
+    MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_API_ALLOW,
+    MOVIEPILOT_API_DENY, MOVIEPILOT_API_KEY, MOVIEPILOT_URL,
 };
 
 pub use media_mcp_wire::plugin_settings::SchemaMode;
@@ -73,28 +74,32 @@ pub fn from_lookup(
     var: &dyn Fn(&str) -> Option<String>,
     problems: &mut Vec<ConfigProblem>,
 ) -> Option<MoviePilotConfig> {
-    let raw = non_empty(var("MOVIEPILOT_URL"))?;
+    let raw = non_empty(var(MOVIEPILOT_URL.name))?;
     let url = match BaseUrl::parse(&raw) {
         Ok(url) => url,
         Err(why) => {
-            problems.push(ConfigProblem::new("MOVIEPILOT_URL", why));
+            problems.push(ConfigProblem::new(MOVIEPILOT_URL.name, why));
             return None;
         }
     };
     let policy = Policy {
         allow_db_writes: plugin_settings::moviepilot_switch(
             var,
-            MOVIEPILOT_ALLOW_DB_WRITES,
+            MOVIEPILOT_ALLOW_DB_WRITES.name,
             problems,
         ),
-        allow_secrets: plugin_settings::moviepilot_switch(var, MOVIEPILOT_ALLOW_SECRETS, problems),
-        api_allow: plugin_settings::list(var, MOVIEPILOT_API_ALLOW),
-        api_deny: plugin_settings::list(var, MOVIEPILOT_API_DENY).unwrap_or_default(),
+        allow_secrets: plugin_settings::moviepilot_switch(
+            var,
+            MOVIEPILOT_ALLOW_SECRETS.name,
+            problems,
+        ),
+        api_allow: plugin_settings::list(var, MOVIEPILOT_API_ALLOW.name),
+        api_deny: plugin_settings::list(var, MOVIEPILOT_API_DENY.name).unwrap_or_default(),
     };
     let schema_mode = plugin_settings::schema_mode(var, problems);
     Some(MoviePilotConfig {
         url,
-        api_key: non_empty(var("MOVIEPILOT_API_KEY")),
+        api_key: non_empty(var(MOVIEPILOT_API_KEY.name)),
         policy,
         deadlines: plugin_settings::moviepilot_deadlines(var, problems),
         schema_mode,

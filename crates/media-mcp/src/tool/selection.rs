@@ -8,17 +8,17 @@
 //! `MEDIA_MCP_TOOLS_DENY` entry drops everything, an unreadable `MEDIA_MCP_READ_ONLY` is on.
 //! Hosts are expected to refuse such settings at start (the harness does).
 
-use media_mcp_wire::plugin_settings;
+use media_mcp_wire::{plugin_settings, variables};
 
 use super::problem::ConfigProblem;
 use crate::prelude::*;
 
 /// The variable that hides and refuses writing tools.
-pub const READ_ONLY_VAR: &str = media_mcp_wire::settings::READ_ONLY;
+pub const READ_ONLY_VAR: &str = variables::READ_ONLY.name;
 /// The variable listing the tools to publish.
-pub const TOOLS_VAR: &str = plugin_settings::TOOLS;
+pub const TOOLS_VAR: &str = variables::TOOLS.name;
 /// The variable listing the tools never to publish.
-pub const TOOLS_DENY_VAR: &str = plugin_settings::TOOLS_DENY;
+pub const TOOLS_DENY_VAR: &str = variables::TOOLS_DENY.name;
 
 /// The operator's choice of tools.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

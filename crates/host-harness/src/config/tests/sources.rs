@@ -29,20 +29,6 @@ fn passthrough_keeps_policy_variables_and_drops_harness_and_secret_ones() {
 }
 
 #[test]
-fn the_component_is_handed_exactly_the_variables_it_reads() {
-    let handed: BTreeSet<&str> = VARIABLES
-        .iter()
-        .filter(|v| v.scope != Scope::Host)
-        .map(|v| v.name)
-        .collect();
-    let read: BTreeSet<&str> = media_mcp_wire::settings::GUEST_VARIABLES
-        .iter()
-        .copied()
-        .collect();
-    assert_eq!(handed, read);
-}
-
-#[test]
 fn each_variable_is_passed_through_or_kept_by_its_scope() {
     for v in VARIABLES.iter().filter(|v| v.scope != Scope::Both) {
         let value = match v.kind {
@@ -50,7 +36,9 @@ fn each_variable_is_passed_through_or_kept_by_its_scope() {
             Kind::Switch => "1".to_owned(),
             Kind::Choice(words) => words[0].to_owned(),
             // The one text the harness checks by the plugin's rule: `name=ms` entries.
-            _ if v.name == media_mcp_wire::settings::MOVIEPILOT_DEADLINES => "x=1000".to_owned(),
+            _ if v.name == media_mcp_wire::variables::MOVIEPILOT_DEADLINES.name => {
+                "x=1000".to_owned()
+            }
             _ => "x".to_owned(),
         };
         let s = validate(&[(v.name, &value)]).unwrap_or_else(|e| panic!("{}: {e}", v.name));
