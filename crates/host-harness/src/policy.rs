@@ -22,6 +22,9 @@ use crate::config::{Settings, Upstream};
 
 use media_mcp_safe_text::{Needles, rewrite_strings};
 pub use media_mcp_safe_text::{is_invisible, splits_keys};
+use media_mcp_wire::variables::{
+    MOVIEPILOT_API_KEY, MOVIEPILOT_URL, OMBI_API_KEY, OMBI_URL, OMBI_USER,
+};
 
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -351,19 +354,22 @@ pub(crate) fn cap_request_options(
 pub(crate) fn guest_env(settings: &Settings) -> Vec<(String, String)> {
     let mut env = Vec::new();
     if let Some(ombi) = &settings.ombi {
-        env.push(("OMBI_URL".to_owned(), ombi.base_url()));
+        env.push((OMBI_URL.name.to_owned(), ombi.base_url()));
         if settings.pass_key_to_guest {
-            env.push(("OMBI_API_KEY".to_owned(), ombi.api_key.expose().to_owned()));
+            env.push((
+                OMBI_API_KEY.name.to_owned(),
+                ombi.api_key.expose().to_owned(),
+            ));
         }
     }
     if let Some(user) = &settings.ombi_user {
-        env.push(("OMBI_USER".to_owned(), user.clone()));
+        env.push((OMBI_USER.name.to_owned(), user.clone()));
     }
     if let Some(mp) = &settings.moviepilot {
-        env.push(("MOVIEPILOT_URL".to_owned(), mp.base_url()));
+        env.push((MOVIEPILOT_URL.name.to_owned(), mp.base_url()));
         if settings.pass_key_to_guest {
             env.push((
-                "MOVIEPILOT_API_KEY".to_owned(),
+                MOVIEPILOT_API_KEY.name.to_owned(),
                 mp.api_key.expose().to_owned(),
             ));
         }

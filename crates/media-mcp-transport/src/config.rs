@@ -7,6 +7,10 @@ use core::fmt;
 use crate::auth::{AuthMode, Role, TokenTable};
 use crate::oauth::OAuthSettings;
 use crate::prelude::*;
+use media_mcp_wire::variables::{
+    HTTP_ALLOWED_ORIGINS, HTTP_AUTH, HTTP_PATH, HTTP_PROXY_TOKENS, HTTP_TOKENS, HTTP_USER_HEADER,
+    MOVIEPILOT_API_KEY, OMBI_API_KEY,
+};
 
 mod error;
 
@@ -25,7 +29,7 @@ pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
 
 /// The variables holding upstream API keys, redacted from every result when the plugin holds
 /// them (a host that cannot inject headers passes them through the environment).
-pub const SECRET_VARIABLES: &[&str] = &["OMBI_API_KEY", "MOVIEPILOT_API_KEY"];
+pub const SECRET_VARIABLES: &[&str] = &[OMBI_API_KEY.name, MOVIEPILOT_API_KEY.name];
 
 /// Everything the transport reads from its environment.
 #[derive(Clone, PartialEq, Eq)]
@@ -72,12 +76,12 @@ impl Settings {
     /// A value that cannot be used, naming its variable.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, ConfigError> {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let path = get("MEDIA_MCP_HTTP_PATH").unwrap_or_else(|| DEFAULT_PATH.to_owned());
+        let path = get(HTTP_PATH.name).unwrap_or_else(|| DEFAULT_PATH.to_owned());
         if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
             return Err(ConfigError::Path);
         }
-        let users = get("MEDIA_MCP_HTTP_TOKENS");
-        let proxies = get("MEDIA_MCP_HTTP_PROXY_TOKENS");
+        let users = get(HTTP_TOKENS.name);
+        let proxies = get(HTTP_PROXY_TOKENS.name);
         let tokens = match (&users, &proxies) {
             (None, None) => None,
             _ => {
@@ -94,14 +98,14 @@ impl Settings {
             }
         };
         let mut oauth = None;
-        let off = match get("MEDIA_MCP_HTTP_AUTH").as_deref().map(str::trim) {
+        let off = match get(HTTP_AUTH.name).as_deref().map(str::trim) {
             None | Some("token" | "tokens") => false,
             Some("off") => true,
             Some("oauth") => {
                 if tokens.is_some() {
                     return Err(ConfigError::OAuthWithTokens);
                 }
-                if get("MEDIA_MCP_HTTP_USER_HEADER").is_some() {
+                if get(HTTP_USER_HEADER.name).is_some() {
                     return Err(ConfigError::OAuthWithUserHeader);
                 }
                 oauth = Some(OAuthSettings::from_lookup(get)?);
@@ -120,7 +124,7 @@ impl Settings {
             (None, true) => AuthMode::Off,
             (None, false) => AuthMode::Unconfigured,
         };
-        let user_header = match get("MEDIA_MCP_HTTP_USER_HEADER") {
+        let user_header = match get(HTTP_USER_HEADER.name) {
             None => None,
             Some(name) => {
                 let name = name.trim().to_ascii_lowercase();
@@ -144,7 +148,7 @@ impl Settings {
             _ => {}
         }
         let mut allowed_origins = Vec::new();
-        for origin in get("MEDIA_MCP_HTTP_ALLOWED_ORIGINS")
+        for origin in get(HTTP_ALLOWED_ORIGINS.name)
             .unwrap_or_default()
             .split(',')
             .map(str::trim)

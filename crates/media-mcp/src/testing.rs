@@ -114,7 +114,7 @@ impl Upstream for FakeUpstream {
 /// A plugin configured for `http://ombi.test` with no key and no default user.
 pub fn plugin() -> Plugin {
     Plugin::new(Config::from_lookup(|k| {
-        (k == "OMBI_URL").then(|| "http://ombi.test".to_owned())
+        (k == media_mcp_wire::variables::OMBI_URL.name).then(|| "http://ombi.test".to_owned())
     }))
 }
 

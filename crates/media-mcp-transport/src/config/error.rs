@@ -7,6 +7,9 @@ use core::fmt;
 use crate::auth::TokenError;
 use crate::oauth::config::OAuthError;
 use crate::prelude::*;
+use media_mcp_wire::variables::{
+    HTTP_ALLOWED_ORIGINS, HTTP_AUTH, HTTP_PATH, HTTP_PROXY_TOKENS, HTTP_TOKENS, HTTP_USER_HEADER,
+};
 
 /// A setting that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,19 +52,19 @@ impl ConfigError {
     /// The variable the problem is about (the first of two that conflict).
     pub fn variable(&self) -> &'static str {
         match self {
-            ConfigError::Path => "MEDIA_MCP_HTTP_PATH",
-            ConfigError::Tokens(_) => "MEDIA_MCP_HTTP_TOKENS",
+            ConfigError::Path => HTTP_PATH.name,
+            ConfigError::Tokens(_) => HTTP_TOKENS.name,
             ConfigError::ProxyTokens(_) | ConfigError::ProxyTokensNeedUserHeader => {
-                "MEDIA_MCP_HTTP_PROXY_TOKENS"
+                HTTP_PROXY_TOKENS.name
             }
             ConfigError::AuthMode
             | ConfigError::OAuthWithTokens
             | ConfigError::OAuthWithUserHeader
-            | ConfigError::OffWithTokens => "MEDIA_MCP_HTTP_AUTH",
+            | ConfigError::OffWithTokens => HTTP_AUTH.name,
             ConfigError::UserHeader | ConfigError::UserHeaderWithUserTokensOnly => {
-                "MEDIA_MCP_HTTP_USER_HEADER"
+                HTTP_USER_HEADER.name
             }
-            ConfigError::AllowedOrigin(_) => "MEDIA_MCP_HTTP_ALLOWED_ORIGINS",
+            ConfigError::AllowedOrigin(_) => HTTP_ALLOWED_ORIGINS.name,
             ConfigError::ShortKey { variable, .. } => variable,
             ConfigError::OAuth(e) => e.variable(),
         }

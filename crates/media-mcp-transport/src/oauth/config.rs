@@ -5,6 +5,12 @@
 use core::fmt;
 
 use crate::prelude::*;
+use media_mcp_wire::variables::{
+    OAUTH_AUDIENCES, OAUTH_INTROSPECT, OAUTH_INTROSPECTION_CLIENT_ID,
+    OAUTH_INTROSPECTION_CLIENT_SECRET, OAUTH_INTROSPECTION_URI, OAUTH_ISSUER, OAUTH_JWKS,
+    OAUTH_JWKS_URI, OAUTH_READ_SCOPE, OAUTH_RESOURCE, OAUTH_USER_CLAIM, OAUTH_USER_MAP,
+    OAUTH_WRITE_SCOPE,
+};
 
 /// Scope that lists and calls the read-only tools, when `MEDIA_MCP_OAUTH_READ_SCOPE` is unset.
 pub const DEFAULT_READ_SCOPE: &str = "media:read";
@@ -65,10 +71,10 @@ impl fmt::Debug for Introspection {
 fn introspection(
     get: &impl Fn(&str) -> Option<String>,
 ) -> Result<Option<Introspection>, OAuthError> {
-    let endpoint = get("MEDIA_MCP_OAUTH_INTROSPECTION_URI")
-        .map(|u| url_setting("MEDIA_MCP_OAUTH_INTROSPECTION_URI", &u))
+    let endpoint = get(OAUTH_INTROSPECTION_URI.name)
+        .map(|u| url_setting(OAUTH_INTROSPECTION_URI.name, &u))
         .transpose()?;
-    let always = match get("MEDIA_MCP_OAUTH_INTROSPECT").as_deref().map(str::trim) {
+    let always = match get(OAUTH_INTROSPECT.name).as_deref().map(str::trim) {
         None | Some("opaque") => false,
         Some("always") => true,
         Some(_) => return Err(OAuthError::IntrospectMode),
@@ -132,8 +138,8 @@ pub enum OAuthError {
     IntrospectionClientMissing,
 }
 
-const INTROSPECTION_ID: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID";
-const INTROSPECTION_SECRET: &str = "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET";
+const INTROSPECTION_ID: &str = OAUTH_INTROSPECTION_CLIENT_ID.name;
+const INTROSPECTION_SECRET: &str = OAUTH_INTROSPECTION_CLIENT_SECRET.name;
 
 impl OAuthError {
     /// The variable the problem is about (the first of two).
@@ -142,11 +148,11 @@ impl OAuthError {
             OAuthError::Missing(name) | OAuthError::NotUrl(name) | OAuthError::NotScope(name) => {
                 name
             }
-            OAuthError::ResourceQuery => "MEDIA_MCP_OAUTH_RESOURCE",
-            OAuthError::UserMapEntry(_) => "MEDIA_MCP_OAUTH_USER_MAP",
-            OAuthError::SameScopes => "MEDIA_MCP_OAUTH_READ_SCOPE",
-            OAuthError::Jwks => "MEDIA_MCP_OAUTH_JWKS",
-            OAuthError::IntrospectMode => "MEDIA_MCP_OAUTH_INTROSPECT",
+            OAuthError::ResourceQuery => OAUTH_RESOURCE.name,
+            OAuthError::UserMapEntry(_) => OAUTH_USER_MAP.name,
+            OAuthError::SameScopes => OAUTH_READ_SCOPE.name,
+            OAuthError::Jwks => OAUTH_JWKS.name,
+            OAuthError::IntrospectMode => OAUTH_INTROSPECT.name,
             OAuthError::IntrospectionSecretMissing => INTROSPECTION_SECRET,
             OAuthError::IntrospectionClientMissing => INTROSPECTION_ID,
         }
@@ -280,26 +286,20 @@ impl OAuthSettings {
     /// A missing or unusable value, naming its variable.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<OAuthSettings, OAuthError> {
         let required = |name: &'static str| get(name).ok_or(OAuthError::Missing(name));
-        let issuer = url_setting(
-            "MEDIA_MCP_OAUTH_ISSUER",
-            &required("MEDIA_MCP_OAUTH_ISSUER")?,
-        )?;
-        let resource = url_setting(
-            "MEDIA_MCP_OAUTH_RESOURCE",
-            &required("MEDIA_MCP_OAUTH_RESOURCE")?,
-        )?;
+        let issuer = url_setting(OAUTH_ISSUER.name, &required(OAUTH_ISSUER.name)?)?;
+        let resource = url_setting(OAUTH_RESOURCE.name, &required(OAUTH_RESOURCE.name)?)?;
         if resource.contains('?') {
             return Err(OAuthError::ResourceQuery);
         }
         let mut audiences = vec![resource.clone()];
-        for aud in list(get("MEDIA_MCP_OAUTH_AUDIENCES")) {
+        for aud in list(get(OAUTH_AUDIENCES.name)) {
             if !audiences.contains(&aud) {
                 audiences.push(aud);
             }
         }
-        let user_claim = get("MEDIA_MCP_OAUTH_USER_CLAIM")
+        let user_claim = get(OAUTH_USER_CLAIM.name)
             .map_or_else(|| DEFAULT_USER_CLAIM.to_owned(), |c| c.trim().to_owned());
-        let user_map = match get("MEDIA_MCP_OAUTH_USER_MAP") {
+        let user_map = match get(OAUTH_USER_MAP.name) {
             None => None,
             Some(text) => {
                 let mut map = Vec::new();
@@ -317,22 +317,22 @@ impl OAuthSettings {
             }
         };
         let read_scope = scope_setting(
-            "MEDIA_MCP_OAUTH_READ_SCOPE",
-            get("MEDIA_MCP_OAUTH_READ_SCOPE"),
+            OAUTH_READ_SCOPE.name,
+            get(OAUTH_READ_SCOPE.name),
             DEFAULT_READ_SCOPE,
         )?;
         let write_scope = scope_setting(
-            "MEDIA_MCP_OAUTH_WRITE_SCOPE",
-            get("MEDIA_MCP_OAUTH_WRITE_SCOPE"),
+            OAUTH_WRITE_SCOPE.name,
+            get(OAUTH_WRITE_SCOPE.name),
             DEFAULT_WRITE_SCOPE,
         )?;
         if read_scope == write_scope {
             return Err(OAuthError::SameScopes);
         }
-        let jwks_uri = get("MEDIA_MCP_OAUTH_JWKS_URI")
-            .map(|u| url_setting("MEDIA_MCP_OAUTH_JWKS_URI", &u))
+        let jwks_uri = get(OAUTH_JWKS_URI.name)
+            .map(|u| url_setting(OAUTH_JWKS_URI.name, &u))
             .transpose()?;
-        let inline_jwks = match get("MEDIA_MCP_OAUTH_JWKS") {
+        let inline_jwks = match get(OAUTH_JWKS.name) {
             None => None,
             Some(text) => match super::jwk::parse_set(text.as_bytes()) {
                 Ok(keys) if !keys.is_empty() => Some(text),

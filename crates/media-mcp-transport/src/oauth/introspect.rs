@@ -101,7 +101,7 @@ pub fn verify(
         o,
         "introspection_endpoint",
         i.endpoint.as_ref(),
-        "MEDIA_MCP_OAUTH_INTROSPECTION_URI",
+        media_mcp_wire::variables::OAUTH_INTROSPECTION_URI.name,
         fetch,
         cache,
         now,

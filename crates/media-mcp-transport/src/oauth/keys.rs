@@ -164,7 +164,7 @@ fn load(
         o,
         "jwks_uri",
         o.jwks_uri.as_ref(),
-        "MEDIA_MCP_OAUTH_JWKS_URI",
+        media_mcp_wire::variables::OAUTH_JWKS_URI.name,
         fetch,
         cache,
         now,

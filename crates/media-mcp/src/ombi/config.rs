@@ -4,6 +4,8 @@
 //! cannot inject the `ApiKey` header themselves), optional `OMBI_USER` (default user to act as).
 //! With no usable `OMBI_URL`, no Ombi tools are listed.
 
+use media_mcp_wire::variables::{OMBI_API_KEY, OMBI_URL, OMBI_USER};
+
 use crate::prelude::*;
 use crate::tool::ConfigProblem;
 use crate::upstream::{BaseUrl, non_empty};
@@ -25,14 +27,14 @@ pub fn from_lookup(
     var: &dyn Fn(&str) -> Option<String>,
     problems: &mut Vec<ConfigProblem>,
 ) -> Option<OmbiConfig> {
-    non_empty(var("OMBI_URL")).and_then(|raw| match BaseUrl::parse(&raw) {
+    non_empty(var(OMBI_URL.name)).and_then(|raw| match BaseUrl::parse(&raw) {
         Ok(base_url) => Some(OmbiConfig {
             base_url,
-            api_key: non_empty(var("OMBI_API_KEY")),
-            default_user: non_empty(var("OMBI_USER")),
+            api_key: non_empty(var(OMBI_API_KEY.name)),
+            default_user: non_empty(var(OMBI_USER.name)),
         }),
         Err(why) => {
-            problems.push(ConfigProblem::new("OMBI_URL", why));
+            problems.push(ConfigProblem::new(OMBI_URL.name, why));
             None
         }
     })

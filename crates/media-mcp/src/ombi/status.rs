@@ -13,7 +13,9 @@ pub(super) const TOOL: StatusTool = StatusTool {
 
 /// Whether `problems` say `OMBI_URL` was set but could not be used.
 pub(super) fn ombi_unusable(problems: &[ConfigProblem]) -> bool {
-    problems.iter().any(|p| p.variable == "OMBI_URL")
+    problems
+        .iter()
+        .any(|p| p.variable == media_mcp_wire::variables::OMBI_URL.name)
 }
 
 fn said(problems: &[ConfigProblem]) -> String {
