@@ -15,7 +15,8 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 
 /// User names longer than this are refused (the plugin refuses them on every call: they
 /// travel as the `UserName` header).
-pub const MAX_USER_NAME_CHARS: usize = 256;
+pub use media_mcp_wire::user::MAX_USER_NAME_CHARS;
+use media_mcp_wire::user::check_user_name;
 
 /// What a configured token is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +130,7 @@ impl TokenTable {
             if user.is_empty() {
                 return Err(TokenError::Malformed(i + 1));
             }
-            check_user_name(user).map_err(|why| TokenError::BadUser(i + 1, why))?;
+            check_user_name(user).map_err(|e| TokenError::BadUser(i + 1, e.why()))?;
             if token.chars().count() < MIN_TOKEN_CHARS || token.contains(char::is_whitespace) {
                 return Err(TokenError::Weak(user.to_owned()));
             }
@@ -168,28 +169,6 @@ impl TokenTable {
     /// Whether some token is a proxy's.
     pub fn has_proxies(&self) -> bool {
         self.entries.iter().any(|(_, _, role)| *role == Role::Proxy)
-    }
-}
-
-/// Checks a user name by the rule the plugin applies to every call's user (it travels as the
-/// `UserName` header): printable ASCII, at most [`MAX_USER_NAME_CHARS`], no list separator.
-///
-/// # Errors
-///
-/// Why the name cannot be used, as the end of a sentence naming it.
-pub fn check_user_name(user: &str) -> Result<(), &'static str> {
-    if user.is_empty() {
-        Err("is empty")
-    } else if !user.bytes().all(|b| b == b' ' || b.is_ascii_graphic()) {
-        Err(
-            "must be printable ASCII: it is sent as the UserName header, and header values carry ASCII only",
-        )
-    } else if user.len() > MAX_USER_NAME_CHARS {
-        Err("must be at most 256 characters: it is sent as the UserName header")
-    } else if user.contains(',') {
-        Err("must not contain a comma: a comma separates the values of a list")
-    } else {
-        Ok(())
     }
 }
 

@@ -225,7 +225,7 @@ pub const OMBI_USER: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Text,
     section: Section::Upstreams,
-    doc: "The Ombi user calls act as by default, sent as `UserName`: printable ASCII, at most 256 characters, checked at start. Set but empty is an error: leave it unset to act as the key's administrator (see [Acting as a user](#acting-as-a-user)). Over stdio a call can name another user in `_meta[\"media-mcp/principal\"]`.",
+    doc: "The Ombi user calls act as by default, sent as `UserName`: printable ASCII, at most 256 characters, no comma, checked at start. Set but empty is an error: leave it unset to act as the key's administrator (see [Acting as a user](#acting-as-a-user)). Over stdio a call can name another user in `_meta[\"media-mcp/principal\"]`.",
 };
 
 pub const MOVIEPILOT_URL: Variable = Variable {

@@ -25,4 +25,4 @@ pub use settings::{Overrides, Settings};
 pub(crate) use table::DEFAULT_PROGRESS_INTERVAL_MS;
 pub use table::{Kind, Scope, Variable};
 pub use table::{PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, VARIABLES};
-pub use upstream::{MAX_USER_NAME_CHARS, MIN_KEY_CHARS, Upstream, check_user_name};
+pub use upstream::{MAX_USER_NAME_CHARS, MIN_KEY_CHARS, Upstream, checked_user_name};

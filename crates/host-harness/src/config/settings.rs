@@ -9,7 +9,7 @@ use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
 use super::raw::{ConfigError, RawSettings};
 use super::table::{self, Kind, passes_through};
-use super::upstream::{EMPTY_USER_MESSAGE, Upstream, check_user_name, upstream};
+use super::upstream::{EMPTY_USER_MESSAGE, Upstream, checked_user_name, upstream};
 use crate::limits::moviepilot_first_byte_cap;
 
 /// Command-line flags that override variables.
@@ -111,7 +111,7 @@ impl Settings {
             }
             None => None,
             Some(user) => Some(
-                check_user_name(user)
+                checked_user_name(user)
                     .map_err(|m| ConfigError::new(user_var, m))?
                     .to_owned(),
             ),

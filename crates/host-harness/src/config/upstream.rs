@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use media_mcp_wire::user::{UserNameError, check_user_name};
 use rustls::pki_types::CertificateDer;
 use url::Url;
 
@@ -150,34 +151,32 @@ pub const MIN_KEY_CHARS: usize = 8;
 
 /// Longest user name to act as: the component refuses longer `UserName` values on every call,
 /// so a longer `OMBI_USER` is refused here, at start.
-pub const MAX_USER_NAME_CHARS: usize = 256;
+pub use media_mcp_wire::user::MAX_USER_NAME_CHARS;
 
 pub(super) const EMPTY_USER_MESSAGE: &str = "is set but empty: name the Ombi user to act as, or leave OMBI_USER unset to act as the API key's administrator user (which bypasses permissions and quotas, and whose requests Ombi approves automatically)";
 
-/// Checks a user name to act as (sent upstream as the `UserName` header) and returns it
-/// without surrounding spaces: the same rule the component applies on every call, so a name
-/// accepted here never fails a call later.
+/// Checks a user name to act as (sent upstream as the `UserName` header) by the rule the
+/// component applies on every call ([`check_user_name`]), so a name accepted here never fails a
+/// call later, and returns it without surrounding spaces.
 ///
 /// # Errors
 ///
 /// Why the name cannot be used, without echoing it.
-pub fn check_user_name(user: &str) -> Result<&str, &'static str> {
+pub fn checked_user_name(user: &str) -> Result<&str, &'static str> {
     let user = user.trim();
-    if user.is_empty() {
-        Err(EMPTY_USER_MESSAGE)
-    } else if !user.is_ascii() {
-        Err("must be ASCII: it is sent as the UserName header, and header values carry ASCII only")
-    } else if user.bytes().any(|b| b.is_ascii_control()) {
-        Err(
-            "must not contain control characters such as line breaks or tabs: it is sent as the UserName header",
-        )
-    } else if user.len() > MAX_USER_NAME_CHARS {
-        Err(
-            "must be at most 256 characters: it is sent as the UserName header, and the plugin refuses longer names on every call",
-        )
-    } else {
-        Ok(user)
-    }
+    check_user_name(user).map(|()| user).map_err(|e| match e {
+        UserNameError::Empty => EMPTY_USER_MESSAGE,
+        UserNameError::NotAscii => {
+            "must be ASCII: it is sent as the UserName header, and header values carry ASCII only"
+        }
+        UserNameError::Control => {
+            "must not contain control characters such as line breaks or tabs: it is sent as the UserName header"
+        }
+        UserNameError::TooLong => {
+            "must be at most 256 characters: it is sent as the UserName header, and the plugin refuses longer names on every call"
+        }
+        UserNameError::Comma => e.why(),
+    })
 }
 
 /// Whether `value` can travel in an HTTP header: visible ASCII or spaces, not blank.

@@ -19,9 +19,6 @@ pub struct Ombi<'a> {
     timeout_ms: u64,
 }
 
-/// Longest `UserName` we send.
-const MAX_USER_CHARS: usize = 256;
-
 impl<'a> Ombi<'a> {
     /// A client acting as `principal`, else the configured default user, else the key's
     /// administrator identity.
@@ -38,8 +35,7 @@ impl<'a> Ombi<'a> {
             .or(config.default_user.as_deref())
             .filter(|u| !u.trim().is_empty());
         if let Some(u) = user
-            && (u.chars().count() > MAX_USER_CHARS
-                || u.chars().any(|c| c.is_control() || !c.is_ascii()))
+            && media_mcp_wire::user::check_user_name(u).is_err()
         {
             return Err(ToolError::invalid_argument(
                 "principal",

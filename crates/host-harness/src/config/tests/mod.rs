@@ -207,6 +207,7 @@ fn ombi_user_is_checked_once_at_start_with_the_real_reason() {
         ("\u{200b}bob".to_owned(), "header values carry ASCII only"),
         ("bob\nsmith".to_owned(), "control characters"),
         ("bob\tsmith".to_owned(), "control characters"),
+        ("smith, bob".to_owned(), "must not contain a comma"),
     ] {
         let e = user(&value).unwrap_err();
         assert_eq!(e.variable, "OMBI_USER");

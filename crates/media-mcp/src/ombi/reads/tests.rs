@@ -1,4 +1,4 @@
-use crate::testing::{FakeUpstream, call};
+use crate::testing::{FakeUpstream, call, call_as};
 use crate::upstream::Method;
 use serde_json::{Value, json};
 
@@ -55,4 +55,19 @@ fn sampled_arguments_succeed_and_unknown_arguments_are_refused() {
             "{tool}: nothing sent for bad arguments"
         );
     }
+}
+
+/// A user to act as is checked by wire's one rule before anything is sent: a comma, which
+/// cannot be written in the hosts' user lists, is refused like a control character.
+#[test]
+fn a_principal_that_breaks_the_user_name_rule_is_refused_before_sending() {
+    let up = FakeUpstream::new();
+    for principal in ["smith, bob", "bob\nsmith", "jos\u{e9}"] {
+        let out = call_as(&up, "read_requests", json!({}), Some(principal));
+        assert_eq!(
+            out["error"]["code"], "INVALID_ARGUMENT",
+            "{principal:?}: {out}"
+        );
+    }
+    assert!(up.requests().is_empty());
 }
