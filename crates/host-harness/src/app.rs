@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use media_mcp_wire::variables::{COMPONENT, MOVIEPILOT_URL, OAUTH_ISSUER, OMBI_URL};
 use serde_json::Value;
 
 use crate::artifact_cache;
@@ -193,9 +194,10 @@ pub fn http_component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
     if named.file_name() == Some(std::ffi::OsStr::new(HTTP_COMPONENT_FILE)) {
         anyhow::ensure!(
             named.is_file(),
-            "no HTTP component found: looked for {} (--component / MEDIA_MCP_COMPONENT); \
+            "no HTTP component found: looked for {} (--component / {}); \
              build it with scripts/build-component.sh",
-            named.display()
+            named.display(),
+            COMPONENT.name
         );
         return Ok(named.clone());
     }
@@ -205,9 +207,10 @@ pub fn http_component_path(settings: &Settings) -> anyhow::Result<PathBuf> {
     }
     anyhow::ensure!(
         named.is_file(),
-        "no HTTP component found: looked for {} (beside --component / MEDIA_MCP_COMPONENT) \
+        "no HTTP component found: looked for {} (beside --component / {}) \
          and {}; build them with scripts/build-component.sh",
         beside.display(),
+        COMPONENT.name,
         named.display()
     );
     Ok(named.clone())
@@ -545,10 +548,10 @@ fn oauth_origins(
             url::Url::parse(&origin).map_err(|e| format!("the OAuth origin {origin}: {e}"))?;
         if crate::policy::Origin::of_url(&url).is_some_and(|o| upstreams.contains(&o)) {
             return Err(format!(
-                "MEDIA_MCP_OAUTH_ISSUER / _JWKS_URI / _INTROSPECTION_URI: {origin} is also an \
-                 upstream's \
-                 origin (OMBI_URL / MOVIEPILOT_URL); serve the identity provider on its own origin, \
-                 so no API key can be sent to it"
+                "{} / _JWKS_URI / _INTROSPECTION_URI: {origin} is also an upstream's origin \
+                 ({} / {}); serve the identity provider on its own origin, so no API key can be \
+                 sent to it",
+                OAUTH_ISSUER.name, OMBI_URL.name, MOVIEPILOT_URL.name
             ));
         }
         origins.push(url);

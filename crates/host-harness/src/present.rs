@@ -10,7 +10,10 @@ use serde_json::Value;
 pub fn tool_list(tools: &[Tool]) -> String {
     let mut out = String::new();
     if tools.is_empty() {
-        out.push_str("  (none: is OMBI_URL set?)\n");
+        out.push_str(&format!(
+            "  (none: is {} set?)\n",
+            media_mcp_wire::variables::OMBI_URL.name
+        ));
         return out;
     }
     let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);

@@ -80,40 +80,52 @@ impl From<OAuthError> for ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::Path => f.write_str(
-                "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment",
+            ConfigError::Path => write!(
+                f,
+                "{} must be a path starting with '/', without query or fragment",
+                HTTP_PATH.name
             ),
-            ConfigError::Tokens(e) => write!(f, "MEDIA_MCP_HTTP_TOKENS: {e}"),
-            ConfigError::ProxyTokens(e) => write!(f, "MEDIA_MCP_HTTP_PROXY_TOKENS: {e}"),
+            ConfigError::Tokens(e) => write!(f, "{}: {e}", HTTP_TOKENS.name),
+            ConfigError::ProxyTokens(e) => write!(f, "{}: {e}", HTTP_PROXY_TOKENS.name),
             ConfigError::AuthMode => {
-                f.write_str("MEDIA_MCP_HTTP_AUTH must be `off`, `tokens` or `oauth`")
+                write!(f, "{} must be `off`, `tokens` or `oauth`", HTTP_AUTH.name)
             }
-            ConfigError::OAuthWithTokens => f.write_str(
-                "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_TOKENS or _PROXY_TOKENS are both set: a \
-                 server answering OAuth discovery is used with OAuth only, unset one",
+            ConfigError::OAuthWithTokens => write!(
+                f,
+                "{}=oauth and {} or _PROXY_TOKENS are both set: a server answering OAuth \
+                 discovery is used with OAuth only, unset one",
+                HTTP_AUTH.name, HTTP_TOKENS.name
             ),
-            ConfigError::OAuthWithUserHeader => f.write_str(
-                "MEDIA_MCP_HTTP_AUTH=oauth and MEDIA_MCP_HTTP_USER_HEADER are both set: \
-                 the token names the user, unset MEDIA_MCP_HTTP_USER_HEADER",
+            ConfigError::OAuthWithUserHeader => write!(
+                f,
+                "{}=oauth and {} are both set: the token names the user, unset {}",
+                HTTP_AUTH.name, HTTP_USER_HEADER.name, HTTP_USER_HEADER.name
             ),
-            ConfigError::OffWithTokens => f.write_str(
-                "MEDIA_MCP_HTTP_AUTH=off and MEDIA_MCP_HTTP_TOKENS are both set: unset one",
+            ConfigError::OffWithTokens => write!(
+                f,
+                "{}=off and {} are both set: unset one",
+                HTTP_AUTH.name, HTTP_TOKENS.name
             ),
-            ConfigError::UserHeader => f.write_str(
-                "MEDIA_MCP_HTTP_USER_HEADER must be a header name such as Remote-User",
+            ConfigError::UserHeader => write!(
+                f,
+                "{} must be a header name such as Remote-User",
+                HTTP_USER_HEADER.name
             ),
-            ConfigError::ProxyTokensNeedUserHeader => f.write_str(
-                "MEDIA_MCP_HTTP_PROXY_TOKENS needs MEDIA_MCP_HTTP_USER_HEADER: the header the \
-                 proxy names the user in",
+            ConfigError::ProxyTokensNeedUserHeader => write!(
+                f,
+                "{} needs {}: the header the proxy names the user in",
+                HTTP_PROXY_TOKENS.name, HTTP_USER_HEADER.name
             ),
-            ConfigError::UserHeaderWithUserTokensOnly => f.write_str(
-                "MEDIA_MCP_HTTP_USER_HEADER is set with MEDIA_MCP_HTTP_TOKENS only: each of \
-                 those tokens acts as its own user; put the authenticating proxy's token in \
-                 MEDIA_MCP_HTTP_PROXY_TOKENS",
+            ConfigError::UserHeaderWithUserTokensOnly => write!(
+                f,
+                "{} is set with {} only: each of those tokens acts as its own user; put the \
+                 authenticating proxy's token in {}",
+                HTTP_USER_HEADER.name, HTTP_TOKENS.name, HTTP_PROXY_TOKENS.name
             ),
             ConfigError::AllowedOrigin(origin) => write!(
                 f,
-                "MEDIA_MCP_HTTP_ALLOWED_ORIGINS: {origin:?} is not an origin like https://chat.example.com"
+                "{}: {origin:?} is not an origin like https://chat.example.com",
+                HTTP_ALLOWED_ORIGINS.name
             ),
             ConfigError::ShortKey { variable, min } => write!(
                 f,

@@ -6,7 +6,7 @@ use core::fmt;
 
 use crate::prelude::*;
 use media_mcp_wire::variables::{
-    OAUTH_AUDIENCES, OAUTH_INTROSPECT, OAUTH_INTROSPECTION_CLIENT_ID,
+    HTTP_AUTH, OAUTH_AUDIENCES, OAUTH_INTROSPECT, OAUTH_INTROSPECTION_CLIENT_ID,
     OAUTH_INTROSPECTION_CLIENT_SECRET, OAUTH_INTROSPECTION_URI, OAUTH_ISSUER, OAUTH_JWKS,
     OAUTH_JWKS_URI, OAUTH_READ_SCOPE, OAUTH_RESOURCE, OAUTH_USER_CLAIM, OAUTH_USER_MAP,
     OAUTH_WRITE_SCOPE,
@@ -164,32 +164,39 @@ impl fmt::Display for OAuthError {
         match self {
             OAuthError::Missing(name) => write!(
                 f,
-                "MEDIA_MCP_HTTP_AUTH=oauth needs {name} (setup: see docs/guide/oauth.md)"
+                "{}=oauth needs {name} (setup: see docs/guide/oauth.md)",
+                HTTP_AUTH.name
             ),
             OAuthError::NotUrl(name) => write!(
                 f,
                 "{name} must be an https:// URL (http:// only on a loopback host), without fragment"
             ),
             OAuthError::ResourceQuery => {
-                f.write_str("MEDIA_MCP_OAUTH_RESOURCE must not have a query")
+                write!(f, "{} must not have a query", OAUTH_RESOURCE.name)
             }
             OAuthError::UserMapEntry(n) => write!(
                 f,
-                "MEDIA_MCP_OAUTH_USER_MAP: entry {n} is not `claim-value=ombi-user`"
+                "{}: entry {n} is not `claim-value=ombi-user`",
+                OAUTH_USER_MAP.name
             ),
             OAuthError::NotScope(name) => {
                 write!(f, "{name} must be one scope name, without spaces or quotes")
             }
-            OAuthError::SameScopes => f.write_str(
-                "MEDIA_MCP_OAUTH_READ_SCOPE and MEDIA_MCP_OAUTH_WRITE_SCOPE must differ",
+            OAuthError::SameScopes => write!(
+                f,
+                "{} and {} must differ",
+                OAUTH_READ_SCOPE.name, OAUTH_WRITE_SCOPE.name
             ),
-            OAuthError::Jwks => f.write_str(
-                "MEDIA_MCP_OAUTH_JWKS must be a JWKS ({\"keys\": [...]}) with at least one \
-                 RSA, P-256 or Ed25519 signing key",
+            OAuthError::Jwks => write!(
+                f,
+                "{} must be a JWKS ({{\"keys\": [...]}}) with at least one RSA, P-256 or \
+                 Ed25519 signing key",
+                OAUTH_JWKS.name
             ),
-            OAuthError::IntrospectMode => f.write_str(
-                "MEDIA_MCP_OAUTH_INTROSPECT must be `opaque` (the default: JWTs are verified \
-                 with the keys) or `always`",
+            OAuthError::IntrospectMode => write!(
+                f,
+                "{} must be `opaque` (the default: JWTs are verified with the keys) or `always`",
+                OAUTH_INTROSPECT.name
             ),
             OAuthError::IntrospectionSecretMissing => write!(
                 f,

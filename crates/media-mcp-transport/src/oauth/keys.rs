@@ -130,9 +130,10 @@ pub(super) fn endpoint(
         let doc: Map<String, Value> =
             serde_json::from_slice(&body).map_err(|_| "the issuer's metadata is not JSON")?;
         if doc.get("issuer").and_then(Value::as_str) != Some(o.issuer.as_str()) {
-            return Err(
-                "the issuer's metadata names another issuer than MEDIA_MCP_OAUTH_ISSUER".to_owned(),
-            );
+            return Err(format!(
+                "the issuer's metadata names another issuer than {}",
+                media_mcp_wire::variables::OAUTH_ISSUER.name
+            ));
         }
         let uri = doc
             .get(field)

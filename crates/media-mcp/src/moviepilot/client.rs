@@ -11,6 +11,7 @@ use crate::upstream::recognise::transport_error;
 use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, path_segment};
 use core::cell::{Cell, RefCell};
 use media_mcp_wire::method;
+use media_mcp_wire::variables::MOVIEPILOT_URL;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -67,7 +68,8 @@ impl<'a> Client<'a> {
             return Err(ToolError::new(
                 ErrorCode::UnsupportedCapability,
                 format!(
-                    "configuration error: the MoviePilot endpoint at MOVIEPILOT_URL answered initialize with protocol version `{shown}`; this plugin speaks {}",
+                    "configuration error: the MoviePilot endpoint at {} answered initialize with protocol version `{shown}`; this plugin speaks {}",
+                    MOVIEPILOT_URL.name,
                     ACCEPTED_VERSIONS.join(", ")
                 ),
             ));

@@ -10,6 +10,9 @@
 use super::config::Policy;
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
+use media_mcp_wire::variables::{
+    MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_API_ALLOW, MOVIEPILOT_API_DENY,
+};
 use serde_json::{Map, Value};
 
 /// Name prefixes of MoviePilot's per-purpose tools that only read (v2.9.15: `query_sites`,
@@ -102,7 +105,10 @@ fn check_database(args: &Map<String, Value>, policy: &Policy) -> Result<(), Tool
     if (switched_on(inner.get("show_secrets")) || raw_inner_secret) && !policy.allow_secrets {
         return Err(refuse(
             "arguments.show_secrets",
-            "refused by policy: database_operation may not read secrets (show_secrets); set MEDIA_MCP_MOVIEPILOT_ALLOW_SECRETS=1 to allow it".into(),
+            format!(
+                "refused by policy: database_operation may not read secrets (show_secrets); set {}=1 to allow it",
+                MOVIEPILOT_ALLOW_SECRETS.name
+            ),
         ));
     }
     if policy.allow_db_writes {
@@ -118,14 +124,18 @@ fn check_database(args: &Map<String, Value>, policy: &Policy) -> Result<(), Tool
         return Err(refuse(
             "action",
             format!(
-                "refused by policy: database_operation is limited to tables, schema and read-only query (got `{shown}`); set MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES=1 to allow writes"
+                "refused by policy: database_operation is limited to tables, schema and read-only query (got `{shown}`); set {}=1 to allow writes",
+                MOVIEPILOT_ALLOW_DB_WRITES.name
             ),
         ));
     }
     if action == "query" && switched_on(inner.get("write")) {
         return Err(refuse(
             "arguments.write",
-            "refused by policy: database_operation queries are read-only (write must be false); set MEDIA_MCP_MOVIEPILOT_ALLOW_DB_WRITES=1 to allow writes".into(),
+            format!(
+                "refused by policy: database_operation queries are read-only (write must be false); set {}=1 to allow writes",
+                MOVIEPILOT_ALLOW_DB_WRITES.name
+            ),
         ));
     }
     Ok(())
@@ -141,7 +151,8 @@ fn check_api(args: &Map<String, Value>, policy: &Policy) -> Result<(), ToolError
         return Err(refuse(
             "operation_id",
             format!(
-                "refused by policy: operation `{shown}` is listed in MEDIA_MCP_MOVIEPILOT_API_DENY; remove it there to allow it"
+                "refused by policy: operation `{shown}` is listed in {}; remove it there to allow it",
+                MOVIEPILOT_API_DENY.name
             ),
         ));
     }
@@ -151,7 +162,8 @@ fn check_api(args: &Map<String, Value>, policy: &Policy) -> Result<(), ToolError
         return Err(refuse(
             "operation_id",
             format!(
-                "refused by policy: operation `{shown}` is not in MEDIA_MCP_MOVIEPILOT_API_ALLOW; add it there to allow it"
+                "refused by policy: operation `{shown}` is not in {}; add it there to allow it",
+                MOVIEPILOT_API_ALLOW.name
             ),
         ));
     }

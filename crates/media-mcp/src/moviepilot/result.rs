@@ -11,6 +11,7 @@ use crate::prelude::*;
 use crate::upstream::HttpResponse;
 use crate::upstream::recognise::status_error;
 use media_mcp_wire::code;
+use media_mcp_wire::variables::{MOVIEPILOT_API_KEY, MOVIEPILOT_URL};
 use serde_json::{Map, Value, json};
 
 /// Longest plain text passed back, in characters.
@@ -61,7 +62,10 @@ pub fn http_error(resp: &HttpResponse, mutation: bool) -> ToolError {
     let err = match status {
         401 => own_error(
             ErrorCode::AuthenticationFailed,
-            "MoviePilot refused the API key: check the X-API-KEY the host injects (MOVIEPILOT_API_KEY) and that MoviePilot has a valid superuser",
+            &format!(
+                "MoviePilot refused the API key: check the X-API-KEY the host injects ({}) and that MoviePilot has a valid superuser",
+                MOVIEPILOT_API_KEY.name
+            ),
         ),
         // Authentication and other runtime services may not be initialised yet; nothing ran.
         503 => ToolError::new(
@@ -72,7 +76,10 @@ pub fn http_error(resp: &HttpResponse, mutation: bool) -> ToolError {
         .with_retry_after(resp.retry_after_seconds),
         404 | 405 => ToolError::new(
             ErrorCode::UnsupportedCapability,
-            "configuration error: MOVIEPILOT_URL does not answer as an MCP endpoint; it must be the endpoint itself, for example https://host/api/v1/mcp",
+            format!(
+                "configuration error: {} does not answer as an MCP endpoint; it must be the endpoint itself, for example https://host/api/v1/mcp",
+                MOVIEPILOT_URL.name
+            ),
         ),
         _ => match status_error(resp, mutation) {
             Some(e) => return e,

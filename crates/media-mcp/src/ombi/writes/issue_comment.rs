@@ -98,7 +98,10 @@ fn add(ombi: &Ombi<'_>, args: &Args) -> Result<Reply, ToolError> {
     if ombi.acting_user().is_none() {
         return Err(ToolError::new(
             ErrorCode::UnsupportedCapability,
-            "adding a comment needs a user to act as (OMBI_USER or the host's principal): with the bare API key Ombi cannot find the author and fails",
+            format!(
+                "adding a comment needs a user to act as ({} or the host's principal): with the bare API key Ombi cannot find the author and fails",
+                media_mcp_wire::variables::OMBI_USER.name
+            ),
         ));
     }
     let issue = args.int("issue_id")?;

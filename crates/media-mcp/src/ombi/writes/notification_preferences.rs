@@ -68,7 +68,10 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         "Ombi serves every user's notification preferences, including this value, to anyone without authentication (GET /api/v1/Identity/notificationpreferences/{userId})".to_owned(),
     ];
     if ombi.acting_user().is_none() {
-        warnings.push("no user to act as is set: Ombi's API system user has no roles, so Ombi likely refuses to edit other users (set an administrator as OMBI_USER)".to_owned());
+        warnings.push(format!(
+            "no user to act as is set: Ombi's API system user has no roles, so Ombi likely refuses to edit other users (set an administrator as {})",
+            media_mcp_wire::variables::OMBI_USER.name
+        ));
     }
     let result = write(&ombi, Method::Post, "/api/v1/Identity/NotificationPreferences", Some(&body))
         .map_err(|e| match e.code {

@@ -156,14 +156,14 @@ pub fn bool_answer(body: Option<Value>) -> Result<bool, ToolError> {
     }
 }
 
-/// The warning every create/approve-type result carries when no user is set.
-pub const NO_USER_WARNING: &str = "no user to act as is set (OMBI_USER or the host's principal): the API key acts as Ombi's administrator system user, which bypasses request permissions and quotas and auto-approves, so requests are sent to Radarr/Sonarr/Lidarr at once";
-
-/// [`NO_USER_WARNING`] when `ombi` acts with the bare key.
+/// The warning every create/approve-type result carries when `ombi` acts with the bare key.
 pub fn no_user_warning(ombi: &Ombi<'_>) -> Option<String> {
-    ombi.acting_user()
-        .is_none()
-        .then(|| NO_USER_WARNING.to_owned())
+    ombi.acting_user().is_none().then(|| {
+        format!(
+            "no user to act as is set ({} or the host's principal): the API key acts as Ombi's administrator system user, which bypasses request permissions and quotas and auto-approves, so requests are sent to Radarr/Sonarr/Lidarr at once",
+            media_mcp_wire::variables::OMBI_USER.name
+        )
+    })
 }
 
 /// Ombi's `ErrorCode` names in ordinal order.

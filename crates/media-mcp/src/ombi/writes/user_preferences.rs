@@ -40,7 +40,10 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     if ombi.acting_user().is_none() {
         return Err(ToolError::new(
             ErrorCode::UnsupportedCapability,
-            "preferences belong to the acting user: set a user to act as (OMBI_USER or the host's principal); with the bare API key Ombi would change its API system user",
+            format!(
+                "preferences belong to the acting user: set a user to act as ({} or the host's principal); with the bare API key Ombi would change its API system user",
+                media_mcp_wire::variables::OMBI_USER.name
+            ),
         ));
     }
     let mut calls: Vec<(&str, &str, Value)> = Vec::new();
