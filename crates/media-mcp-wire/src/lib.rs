@@ -11,6 +11,7 @@
 //! - [`settings`]: the grammar a host and the components both apply to the variables.
 //! - [`plugin_settings`]: the plugin's own variables read by that grammar, each problem naming
 //!   its variable; the plugin reads its configuration with it and a host checks it at start.
+//! - [`upstreams`]: every upstream once (its variables, key header and keyless routes).
 //! - [`user`]: the one rule for a user name to act as.
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
 //!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
@@ -27,6 +28,7 @@ pub mod method;
 pub mod plugin_settings;
 pub mod settings;
 pub mod tool;
+pub mod upstreams;
 pub mod user;
 pub mod variables;
 pub mod version;

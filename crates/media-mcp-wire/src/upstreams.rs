@@ -1,0 +1,116 @@
+//! Every upstream service once: its variables (URL, key, CA file, user), the header its key
+//! travels in and the routes read without the key. The harness's configuration reading,
+//! outbound policy, guest environment and connection pool iterate [`UPSTREAMS`]; a new backend
+//! adds an entry here.
+
+use crate::variables::{
+    MOVIEPILOT_API_KEY, MOVIEPILOT_CA_FILE, MOVIEPILOT_URL, OMBI_API_KEY, OMBI_CA_FILE, OMBI_URL,
+    OMBI_USER, Variable,
+};
+
+/// One upstream service the harness may reach.
+#[derive(Debug)]
+pub struct Upstream {
+    /// The service's name in prose (`Ombi`).
+    pub name: &'static str,
+    /// Its base URL (kind [`crate::variables::Kind::Url`]); unset, the upstream is not used.
+    pub url: &'static Variable,
+    /// Its API key (kind [`crate::variables::Kind::Secret`]), required with the URL.
+    pub api_key: &'static Variable,
+    /// Extra CA certificates trusted for its origin only (kind [`crate::variables::Kind::Path`]).
+    pub ca_file: &'static Variable,
+    /// The user calls act as by default, when the upstream has users to act as.
+    pub user: Option<&'static Variable>,
+    /// The request header the host puts the key in (unless the key goes to the guest).
+    pub key_header: &'static str,
+    /// Routes below the base path sent without the key, matched whole and without regard to
+    /// case.
+    pub keyless_paths: &'static [&'static str],
+}
+
+impl PartialEq for Upstream {
+    fn eq(&self, other: &Upstream) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Upstream {}
+
+/// Ombi. Its key goes in the `ApiKey` header (Ombi also accepts an `apikey` query parameter,
+/// which would put the key in URLs and logs, so the host never uses it). `/health` is Ombi's
+/// ASP.NET health check, served outside `/api` and its key check, so it is sent without the
+/// key; ASP.NET matches routes without regard to case.
+pub const OMBI: Upstream = Upstream {
+    name: "Ombi",
+    url: &OMBI_URL,
+    api_key: &OMBI_API_KEY,
+    ca_file: &OMBI_CA_FILE,
+    user: Some(&OMBI_USER),
+    key_header: "ApiKey",
+    keyless_paths: &["/health"],
+};
+
+/// MoviePilot's MCP endpoint. Its `API_TOKEN` goes in the `X-API-KEY` header, which its API
+/// reads the token from; every route needs it.
+pub const MOVIEPILOT: Upstream = Upstream {
+    name: "MoviePilot",
+    url: &MOVIEPILOT_URL,
+    api_key: &MOVIEPILOT_API_KEY,
+    ca_file: &MOVIEPILOT_CA_FILE,
+    user: None,
+    key_header: "X-API-KEY",
+    keyless_paths: &[],
+};
+
+/// Every upstream, in the order the harness reads, lists and applies them.
+pub const UPSTREAMS: &[Upstream] = &[OMBI, MOVIEPILOT];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variables::{Kind, VARIABLES};
+
+    fn in_table(v: &Variable) -> &'static Variable {
+        VARIABLES
+            .iter()
+            .find(|t| t.name == v.name)
+            .unwrap_or_else(|| panic!("{} is not in VARIABLES", v.name))
+    }
+
+    #[test]
+    fn each_upstream_names_variables_of_the_table_with_their_kinds() {
+        for u in UPSTREAMS {
+            assert_eq!(in_table(u.url).kind, Kind::Url, "{}", u.name);
+            assert_eq!(in_table(u.api_key).kind, Kind::Secret, "{}", u.name);
+            assert_eq!(in_table(u.ca_file).kind, Kind::Path, "{}", u.name);
+            if let Some(user) = u.user {
+                in_table(user);
+            }
+            assert!(!u.key_header.is_empty());
+            assert!(u.keyless_paths.iter().all(|p| p.starts_with('/')));
+        }
+    }
+
+    #[test]
+    fn no_two_upstreams_share_a_name_key_header_or_variable() {
+        let mut headers = alloc::vec::Vec::new();
+        let mut names = alloc::vec::Vec::new();
+        let mut variables = alloc::vec::Vec::new();
+        for u in UPSTREAMS {
+            headers.push(u.key_header.to_ascii_lowercase());
+            names.push(u.name);
+            variables.extend([u.url.name, u.api_key.name, u.ca_file.name]);
+            variables.extend(u.user.map(|v| v.name));
+        }
+        for list in [&mut names, &mut variables] {
+            let all = list.len();
+            list.sort_unstable();
+            list.dedup();
+            assert_eq!(list.len(), all);
+        }
+        let all = headers.len();
+        headers.sort_unstable();
+        headers.dedup();
+        assert_eq!(headers.len(), all);
+    }
+}
