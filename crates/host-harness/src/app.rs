@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use media_mcp_wire::variables::{COMPONENT, MOVIEPILOT_URL, OAUTH_ISSUER, OMBI_URL};
+use media_mcp_wire::upstreams::UPSTREAMS;
+use media_mcp_wire::variables::{COMPONENT, OAUTH_ISSUER};
 use serde_json::Value;
 
 use crate::artifact_cache;
@@ -537,9 +538,8 @@ fn oauth_origins(
     let media_mcp_transport::auth::AuthMode::OAuth(oauth) = &transport.auth else {
         return Ok(Vec::new());
     };
-    let upstreams: Vec<_> = [&settings.ombi, &settings.moviepilot]
-        .into_iter()
-        .flatten()
+    let upstreams: Vec<_> = settings
+        .upstreams()
         .filter_map(|u| crate::policy::Origin::of_url(&u.url))
         .collect();
     let mut origins = Vec::new();
@@ -549,9 +549,14 @@ fn oauth_origins(
         if crate::policy::Origin::of_url(&url).is_some_and(|o| upstreams.contains(&o)) {
             return Err(format!(
                 "{} / _JWKS_URI / _INTROSPECTION_URI: {origin} is also an upstream's origin \
-                 ({} / {}); serve the identity provider on its own origin, so no API key can be \
+                 ({}); serve the identity provider on its own origin, so no API key can be \
                  sent to it",
-                OAUTH_ISSUER.name, OMBI_URL.name, MOVIEPILOT_URL.name
+                OAUTH_ISSUER.name,
+                UPSTREAMS
+                    .iter()
+                    .map(|u| u.url.name)
+                    .collect::<Vec<_>>()
+                    .join(" / ")
             ));
         }
         origins.push(url);

@@ -2,10 +2,10 @@
 //!
 //! * outbound HTTP is allowed only to the origins (scheme, host, port) of the configured
 //!   upstreams: another port on the same loopback host is another origin and is refused;
-//! * by default the host holds the credentials: it adds `ApiKey: <key>` to every request to the
-//!   Ombi origin and `X-API-KEY: <key>` to the MoviePilot origin, replacing whatever the guest
-//!   set, so the key never enters the sandbox (`MEDIA_MCP_PASS_KEY_TO_GUEST` turns this off and
-//!   hands the keys to the guest instead); routes that need no key ([`OMBI_KEYLESS_PATHS`]) are
+//! * by default the host holds the credentials: it adds each upstream's key, in that upstream's
+//!   key header (`media_mcp_wire::upstreams`), to every request to its origin, replacing
+//!   whatever the guest set, so the key never enters the sandbox (`MEDIA_MCP_PASS_KEY_TO_GUEST`
+//!   turns this off and hands the keys to the guest instead); the upstream's keyless routes are
 //!   sent without it;
 //! * outgoing timeouts are capped ([`cap_request_options`]);
 //! * the guest's environment holds only the variables it needs ([`guest_env`]).
@@ -18,13 +18,11 @@ use std::time::Duration;
 use http::{HeaderMap, HeaderName, HeaderValue, Uri};
 use wasmtime_wasi_http::RequestOptions;
 
-use crate::config::{Settings, Upstream};
+use crate::config::Settings;
 
 use media_mcp_safe_text::{Needles, rewrite_strings};
 pub use media_mcp_safe_text::{is_invisible, splits_keys};
-use media_mcp_wire::variables::{
-    MOVIEPILOT_API_KEY, MOVIEPILOT_URL, OMBI_API_KEY, OMBI_URL, OMBI_USER,
-};
+use media_mcp_wire::upstreams::UPSTREAMS;
 
 /// Upper bound on the time to establish a connection.
 pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -32,17 +30,6 @@ pub(crate) const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) const MAX_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Upper bound on the wait between two response body chunks.
 pub(crate) const MAX_BETWEEN_BYTES_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The header carrying the Ombi API key (Ombi also accepts an `apikey` query parameter, which
-/// would put the key in URLs and logs, so the host never uses it).
-pub(crate) const OMBI_KEY_HEADER: &str = "ApiKey";
-/// The header carrying the MoviePilot API token.
-pub(crate) const MOVIEPILOT_KEY_HEADER: &str = "X-API-KEY";
-
-/// Ombi routes, below its base path, that are read without the key: `/health` is Ombi's
-/// ASP.NET health check, served outside `/api` and its key check. Matched whole and without
-/// regard to case, as ASP.NET routes are.
-pub(crate) const OMBI_KEYLESS_PATHS: &[&str] = &["/health"];
 
 /// Scheme, lower-case host and port (explicit or the scheme's default) of a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,39 +184,22 @@ impl Policy {
     pub fn from_settings(settings: &Settings) -> Policy {
         let mut rules = Vec::new();
         let mut secrets = Vec::new();
-        let upstreams = [
-            (
-                &settings.ombi,
-                OMBI_KEY_HEADER,
-                OMBI_KEYLESS_PATHS,
-                MAX_FIRST_BYTE_TIMEOUT,
-            ),
-            (
-                &settings.moviepilot,
-                MOVIEPILOT_KEY_HEADER,
-                &[],
-                settings.moviepilot_first_byte_cap,
-            ),
-        ];
-        for (upstream, header, keyless_paths, first_byte_cap) in upstreams {
-            let Some(Upstream { url, api_key, .. }) = upstream else {
-                continue;
-            };
-            secrets.push(api_key.expose());
-            let Some(origin) = Origin::of_url(url) else {
+        for upstream in settings.upstreams() {
+            secrets.push(upstream.api_key.expose());
+            let Some(origin) = Origin::of_url(&upstream.url) else {
                 continue;
             };
             let credential = if settings.pass_key_to_guest {
                 None
             } else {
-                Credential::new(header, api_key.expose())
+                Credential::new(upstream.spec.key_header, upstream.api_key.expose())
             };
             rules.push(Rule {
                 origin,
-                base_path: url.path().trim_end_matches('/').to_owned(),
+                base_path: upstream.base_path().to_owned(),
                 credential,
-                keyless_paths,
-                first_byte_cap,
+                keyless_paths: upstream.spec.keyless_paths,
+                first_byte_cap: upstream.first_byte_cap.unwrap_or(MAX_FIRST_BYTE_TIMEOUT),
             });
         }
         Policy {
@@ -274,8 +244,8 @@ impl Policy {
         self.rules.iter().map(|r| r.origin.to_string()).collect()
     }
 
-    /// Checks the request's origin and returns the credential to add, if any (none on a keyless
-    /// route such as Ombi's `/health`). When two upstreams share an origin, the one whose base
+    /// Checks the request's origin and returns the credential to add, if any (none on one of the
+    /// upstream's keyless routes). When two upstreams share an origin, the one whose base
     /// path is the longest prefix of the request path wins (else the first configured).
     ///
     /// # Errors
@@ -348,30 +318,23 @@ pub(crate) fn cap_request_options(
     }
 }
 
-/// The guest's whole environment: `OMBI_URL`, `OMBI_USER`, `MOVIEPILOT_URL`, the pass-through
-/// `MEDIA_MCP_*` / `MOVIEPILOT_*` variables, and the API keys only in pass-key mode. Nothing
-/// is inherited from the host process.
+/// The guest's whole environment: each configured upstream's URL (and its key only in
+/// pass-key mode), the user to act as, and the pass-through `MEDIA_MCP_*` / `MOVIEPILOT_*`
+/// variables. Nothing is inherited from the host process.
 pub(crate) fn guest_env(settings: &Settings) -> Vec<(String, String)> {
     let mut env = Vec::new();
-    if let Some(ombi) = &settings.ombi {
-        env.push((OMBI_URL.name.to_owned(), ombi.base_url()));
-        if settings.pass_key_to_guest {
-            env.push((
-                OMBI_API_KEY.name.to_owned(),
-                ombi.api_key.expose().to_owned(),
-            ));
+    for spec in UPSTREAMS {
+        if let Some(upstream) = settings.upstreams().find(|u| u.spec == spec) {
+            env.push((spec.url.name.to_owned(), upstream.base_url()));
+            if settings.pass_key_to_guest {
+                env.push((
+                    spec.api_key.name.to_owned(),
+                    upstream.api_key.expose().to_owned(),
+                ));
+            }
         }
-    }
-    if let Some(user) = &settings.ombi_user {
-        env.push((OMBI_USER.name.to_owned(), user.clone()));
-    }
-    if let Some(mp) = &settings.moviepilot {
-        env.push((MOVIEPILOT_URL.name.to_owned(), mp.base_url()));
-        if settings.pass_key_to_guest {
-            env.push((
-                MOVIEPILOT_API_KEY.name.to_owned(),
-                mp.api_key.expose().to_owned(),
-            ));
+        if let (Some(variable), Some(user)) = (spec.user, &settings.ombi_user) {
+            env.push((variable.name.to_owned(), user.clone()));
         }
     }
     env.extend(settings.passthrough.iter().cloned());

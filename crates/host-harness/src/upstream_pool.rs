@@ -73,7 +73,7 @@ impl UpstreamPool {
     /// configured one's trust roots apply.
     pub fn from_settings(settings: &Settings) -> UpstreamPool {
         let mut origins: Vec<OriginPool> = Vec::new();
-        for upstream in [&settings.ombi, &settings.moviepilot].into_iter().flatten() {
+        for upstream in settings.upstreams() {
             let Some(origin) = Origin::of_url(&upstream.url) else {
                 continue;
             };
@@ -83,7 +83,7 @@ impl UpstreamPool {
             origins.push(OriginPool {
                 origin,
                 extra_roots: upstream.extra_roots.clone(),
-                ca_variable: upstream.ca_variable,
+                ca_variable: upstream.spec.ca_file.name,
                 max_idle: settings.upstream_max_idle,
                 idle_timeout: IDLE_TIMEOUT,
                 client: OnceLock::new(),

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use media_mcp_wire::plugin_settings;
+use media_mcp_wire::upstreams::{MOVIEPILOT, OMBI};
 
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
@@ -46,9 +47,6 @@ pub struct Settings {
     pub cache_dir: Option<PathBuf>,
     /// Wall-clock limit of one call.
     pub(crate) call_timeout: Duration,
-    /// The host's cap on the wait for MoviePilot's first response byte: it follows the longest
-    /// deadline the component may give a MoviePilot call.
-    pub(crate) moviepilot_first_byte_cap: Duration,
     /// Linear-memory limit of one call, in bytes.
     pub(crate) memory_limit_bytes: usize,
     /// `serve --http`: requests handled at once.
@@ -66,6 +64,12 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The configured upstreams, in the order of `media_mcp_wire::upstreams::UPSTREAMS`, each
+    /// with its entry there.
+    pub fn upstreams(&self) -> impl Iterator<Item = &Upstream> {
+        [&self.ombi, &self.moviepilot].into_iter().flatten()
+    }
+
     /// The runtime's worker threads for `serve --http`, `tools` and `call` (0: one per CPU
     /// core): the setting, else one per core.
     pub(crate) fn workers(&self) -> usize {
@@ -88,22 +92,8 @@ impl Settings {
     ///
     /// The first invalid variable, by name.
     pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
-        let ombi = upstream(
-            raw,
-            [
-                table::OMBI_URL.name,
-                table::OMBI_API_KEY.name,
-                table::OMBI_CA_FILE.name,
-            ],
-        )?;
-        let moviepilot = upstream(
-            raw,
-            [
-                table::MOVIEPILOT_URL.name,
-                table::MOVIEPILOT_API_KEY.name,
-                table::MOVIEPILOT_CA_FILE.name,
-            ],
-        )?;
+        let ombi = upstream(raw, &OMBI)?;
+        let mut moviepilot = upstream(raw, &MOVIEPILOT)?;
         let user_var = table::OMBI_USER.name;
         let ombi_user = match raw.get(user_var) {
             None if raw.is_given_empty(user_var) => {
@@ -120,6 +110,13 @@ impl Settings {
         let read_only = raw.switch(&table::READ_ONLY)?;
         let pass_key_to_guest = flags.pass_key_to_guest || raw.switch(&table::PASS_KEY_TO_GUEST)?;
         let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, moviepilot.is_some())?;
+        // MoviePilot may take as long as the longest deadline the component gives its calls.
+        if let Some(mp) = &mut moviepilot {
+            mp.first_byte_cap = Some(moviepilot_first_byte_cap(
+                longest_deadline_ms,
+                call_timeout.as_secs(),
+            ));
+        }
         let memory_mib = raw.number(&table::MEMORY_LIMIT_MIB)?;
         let log_var = table::LOG.name;
         let log_level = match raw.get(log_var) {
@@ -161,10 +158,6 @@ impl Settings {
             passthrough,
             component,
             cache_dir,
-            moviepilot_first_byte_cap: moviepilot_first_byte_cap(
-                longest_deadline_ms,
-                call_timeout.as_secs(),
-            ),
             call_timeout,
             memory_limit_bytes: count(memory_mib << 20),
             http_max_in_flight: count(raw.number(&table::HTTP_MAX_IN_FLIGHT)?),

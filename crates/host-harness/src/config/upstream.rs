@@ -1,7 +1,9 @@
-//! The upstream services (Ombi, MoviePilot): base URL, key and extra CA certificates, checked
-//! at start; and the user name rule the component applies on every call.
+//! The configured upstream services (each an entry of `media_mcp_wire::upstreams`): base URL,
+//! key and extra CA certificates, checked at start; and the user name rule the component applies
+//! on every call.
 
 use std::path::Path;
+use std::time::Duration;
 
 use media_mcp_wire::user::{UserNameError, check_user_name};
 use rustls::pki_types::CertificateDer;
@@ -12,15 +14,18 @@ use super::raw::{ConfigError, RawSettings, Secret};
 /// A configured upstream service.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upstream {
+    /// Which upstream: its variables, key header and keyless routes.
+    pub spec: &'static media_mcp_wire::upstreams::Upstream,
     /// Normalised base URL: http(s), a host, no credentials, query or fragment.
     pub url: Url,
     /// The credential the harness injects (or passes to the guest).
     pub api_key: Secret,
-    /// Extra CA certificates trusted for this upstream's origin only (`OMBI_CA_FILE`,
-    /// `MOVIEPILOT_CA_FILE`), checked at start: each is a usable trust anchor.
+    /// Extra CA certificates trusted for this upstream's origin only (its `ca_file`
+    /// variable), checked at start: each is a usable trust anchor.
     pub extra_roots: Vec<CertificateDer<'static>>,
-    /// The variable the extra roots come from, for messages about certificates.
-    pub ca_variable: &'static str,
+    /// The host's cap on the wait for this upstream's first response byte, when longer than
+    /// the policy's default.
+    pub(crate) first_byte_cap: Option<Duration>,
 }
 
 impl Upstream {
@@ -35,10 +40,12 @@ impl Upstream {
     }
 }
 
+/// Reads `spec`'s variables: `None` when its URL is unset.
 pub(super) fn upstream(
     raw: &RawSettings,
-    [url_var, key_var, ca_var]: [&'static str; 3],
+    spec: &'static media_mcp_wire::upstreams::Upstream,
 ) -> Result<Option<Upstream>, ConfigError> {
+    let [url_var, key_var, ca_var] = [spec.url.name, spec.api_key.name, spec.ca_file.name];
     let Some(text) = raw.get(url_var) else {
         for unused in [key_var, ca_var] {
             if raw.get(unused).is_some() {
@@ -75,10 +82,11 @@ pub(super) fn upstream(
         Some(path) => read_ca_file(ca_var, Path::new(path))?,
     };
     Ok(Some(Upstream {
+        spec,
         url,
         api_key,
         extra_roots,
-        ca_variable: ca_var,
+        first_byte_cap: None,
     }))
 }
 

@@ -360,3 +360,31 @@ fn moviepilot_first_byte_cap_outlasts_the_longest_configured_deadline() {
     // The defaults keep the documented cap.
     assert_eq!(with(&[]).0, Duration::from_secs(330));
 }
+
+#[test]
+fn each_upstream_of_the_table_gets_its_own_key_header_on_its_own_origin() {
+    let mut pairs = Vec::new();
+    let mut cases = Vec::new();
+    for (n, spec) in media_mcp_wire::upstreams::UPSTREAMS.iter().enumerate() {
+        let origin = format!("http://127.0.0.1:{}", 6000 + n);
+        let key = format!("key-of-upstream-{n}");
+        pairs.push((spec.url.name, format!("{origin}/base")));
+        pairs.push((spec.api_key.name, key.clone()));
+        cases.push((spec, origin, key));
+    }
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let p = Policy::from_settings(&settings(&pairs));
+    for (spec, origin, key) in &cases {
+        let mut headers = HeaderMap::new();
+        p.apply(&uri(&format!("{origin}/base/api/x")), &mut headers)
+            .unwrap();
+        assert_eq!(headers.len(), 1, "{}", spec.name);
+        assert_eq!(headers.get(spec.key_header).unwrap(), key.as_str());
+        for path in spec.keyless_paths {
+            let mut headers = HeaderMap::new();
+            p.apply(&uri(&format!("{origin}/base{path}")), &mut headers)
+                .unwrap();
+            assert!(headers.is_empty(), "{}{path}", spec.name);
+        }
+    }
+}
