@@ -324,7 +324,7 @@ pub(crate) fn cap_request_options(
 pub(crate) fn guest_env(settings: &Settings) -> Vec<(String, String)> {
     let mut env = Vec::new();
     for spec in UPSTREAMS {
-        if let Some(upstream) = settings.upstreams().find(|u| u.spec == spec) {
+        if let Some(upstream) = settings.upstream(spec) {
             env.push((spec.url.name.to_owned(), upstream.base_url()));
             if settings.pass_key_to_guest {
                 env.push((
@@ -333,8 +333,8 @@ pub(crate) fn guest_env(settings: &Settings) -> Vec<(String, String)> {
                 ));
             }
         }
-        if let (Some(variable), Some(user)) = (spec.user, &settings.ombi_user) {
-            env.push((variable.name.to_owned(), user.clone()));
+        if let (Some(variable), Some(user)) = (spec.user, settings.user(spec)) {
+            env.push((variable.name.to_owned(), user.to_owned()));
         }
     }
     env.extend(settings.passthrough.iter().cloned());

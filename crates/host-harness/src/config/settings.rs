@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use media_mcp_wire::plugin_settings;
-use media_mcp_wire::upstreams::{MOVIEPILOT, OMBI};
+use media_mcp_wire::upstreams::{MOVIEPILOT, UPSTREAMS, Upstream as WireUpstream};
 
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
@@ -29,12 +29,10 @@ pub struct Overrides {
 /// Validated settings, ready to build the sandbox and the policy.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// Ombi, when `OMBI_URL` is set.
-    pub ombi: Option<Upstream>,
-    /// `OMBI_USER`.
-    pub(crate) ombi_user: Option<String>,
-    /// MoviePilot, when `MOVIEPILOT_URL` is set.
-    pub moviepilot: Option<Upstream>,
+    /// The upstreams whose URL is set, in the order of `media_mcp_wire::upstreams::UPSTREAMS`.
+    upstreams: Vec<Upstream>,
+    /// The user to act as by default, per upstream that has one (`OMBI_USER`), checked.
+    users: Vec<(&'static WireUpstream, String)>,
     /// Give the keys to the guest instead of injecting them.
     pub pass_key_to_guest: bool,
     /// `MEDIA_MCP_READ_ONLY` (applied by the component; the server routes refusals to it).
@@ -67,7 +65,18 @@ impl Settings {
     /// The configured upstreams, in the order of `media_mcp_wire::upstreams::UPSTREAMS`, each
     /// with its entry there.
     pub fn upstreams(&self) -> impl Iterator<Item = &Upstream> {
-        [&self.ombi, &self.moviepilot].into_iter().flatten()
+        self.upstreams.iter()
+    }
+
+    /// `spec`'s upstream, when its URL is set.
+    pub fn upstream(&self, spec: &WireUpstream) -> Option<&Upstream> {
+        self.upstreams.iter().find(|u| u.spec == spec)
+    }
+
+    /// The user `spec`'s calls act as by default, when set.
+    pub(crate) fn user(&self, spec: &WireUpstream) -> Option<&str> {
+        let (_, user) = self.users.iter().find(|(s, _)| *s == spec)?;
+        Some(user)
     }
 
     /// The runtime's worker threads for `serve --http`, `tools` and `call` (0: one per CPU
@@ -92,26 +101,23 @@ impl Settings {
     ///
     /// The first invalid variable, by name.
     pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
-        let ombi = upstream(raw, &OMBI)?;
-        let mut moviepilot = upstream(raw, &MOVIEPILOT)?;
-        let user_var = table::OMBI_USER.name;
-        let ombi_user = match raw.get(user_var) {
-            None if raw.is_given_empty(user_var) => {
-                return Err(ConfigError::new(user_var, EMPTY_USER_MESSAGE));
+        let mut upstreams = Vec::new();
+        for spec in UPSTREAMS {
+            upstreams.extend(upstream(raw, spec)?);
+        }
+        let mut users = Vec::new();
+        for spec in UPSTREAMS {
+            if let Some(variable) = spec.user {
+                users.extend(user(raw, variable.name)?.map(|u| (spec, u)));
             }
-            None => None,
-            Some(user) => Some(
-                checked_user_name(user)
-                    .map_err(|m| ConfigError::new(user_var, m))?
-                    .to_owned(),
-            ),
-        };
+        }
         plugin_variables(raw)?;
         let read_only = raw.switch(&table::READ_ONLY)?;
         let pass_key_to_guest = flags.pass_key_to_guest || raw.switch(&table::PASS_KEY_TO_GUEST)?;
+        let moviepilot = upstreams.iter_mut().find(|u| *u.spec == MOVIEPILOT);
         let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, moviepilot.is_some())?;
         // MoviePilot may take as long as the longest deadline the component gives its calls.
-        if let Some(mp) = &mut moviepilot {
+        if let Some(mp) = moviepilot {
             mp.first_byte_cap = Some(moviepilot_first_byte_cap(
                 longest_deadline_ms,
                 call_timeout.as_secs(),
@@ -150,9 +156,8 @@ impl Settings {
             .collect();
         let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         Ok(Settings {
-            ombi,
-            ombi_user,
-            moviepilot,
+            upstreams,
+            users,
             pass_key_to_guest,
             read_only,
             passthrough,
@@ -171,6 +176,21 @@ impl Settings {
                 .map(count),
             log_level,
         })
+    }
+}
+
+/// Reads and checks the user to act as from `variable`.
+///
+/// # Errors
+///
+/// Set but empty, or a name the component would refuse.
+fn user(raw: &RawSettings, variable: &'static str) -> Result<Option<String>, ConfigError> {
+    match raw.get(variable) {
+        None if raw.is_given_empty(variable) => Err(ConfigError::new(variable, EMPTY_USER_MESSAGE)),
+        None => Ok(None),
+        Some(user) => checked_user_name(user)
+            .map(|u| Some(u.to_owned()))
+            .map_err(|m| ConfigError::new(variable, m)),
     }
 }
 

@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
+use media_mcp_wire::upstreams::OMBI;
 
 fn raw(pairs: &[(&str, &str)]) -> RawSettings {
     RawSettings::from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
@@ -96,7 +97,7 @@ fn a_host_limit_shorter_than_a_component_deadline_is_refused_or_raised() {
 #[test]
 fn nothing_configured_is_valid_and_has_no_upstreams() {
     let s = validate(&[]).unwrap();
-    assert!(s.ombi.is_none() && s.moviepilot.is_none());
+    assert!(s.upstreams().next().is_none());
     assert_eq!(s.call_timeout, Duration::from_secs(60));
     assert_eq!(s.memory_limit_bytes, 64 << 20);
     assert!(s.cache_dir.is_none());
@@ -109,7 +110,7 @@ fn ombi_url_keeps_its_path_prefix_without_trailing_slash() {
         ("OMBI_API_KEY", "ombi-key-1"),
     ])
     .unwrap();
-    let ombi = s.ombi.unwrap();
+    let ombi = s.upstream(&OMBI).unwrap();
     assert_eq!(ombi.base_url(), "https://media.example/ombi");
     assert_eq!(ombi.base_path(), "/ombi");
     assert_eq!(ombi.api_key.expose(), "ombi-key-1");
@@ -172,7 +173,7 @@ fn secret_debug_is_redacted() {
 #[test]
 fn empty_values_count_as_unset() {
     let s = validate(&[("OMBI_URL", ""), ("MEDIA_MCP_LOG", "")]).unwrap();
-    assert!(s.ombi.is_none() && s.ombi_user.is_none());
+    assert!(s.upstream(&OMBI).is_none() && s.user(&OMBI).is_none());
 }
 
 #[test]
@@ -186,7 +187,7 @@ fn an_empty_ombi_user_is_an_error_not_the_administrator() {
     // A value from a lower layer still fills an empty one above it.
     let merged = raw(&[("OMBI_USER", "")]).over(raw(&[("OMBI_USER", "alice")]));
     let s = Settings::validate(&merged, &Overrides::default()).unwrap();
-    assert_eq!(s.ombi_user.as_deref(), Some("alice"));
+    assert_eq!(s.user(&OMBI), Some("alice"));
     let merged = raw(&[]).over(raw(&[("OMBI_USER", "")]));
     assert!(Settings::validate(&merged, &Overrides::default()).is_err());
 }
@@ -194,12 +195,9 @@ fn an_empty_ombi_user_is_an_error_not_the_administrator() {
 #[test]
 fn ombi_user_is_checked_once_at_start_with_the_real_reason() {
     let user = |v: &str| validate(&[("OMBI_USER", v)]);
-    assert_eq!(
-        user("  bob smith ").unwrap().ombi_user.as_deref(),
-        Some("bob smith")
-    );
+    assert_eq!(user("  bob smith ").unwrap().user(&OMBI), Some("bob smith"));
     let longest = "u".repeat(MAX_USER_NAME_CHARS);
-    assert_eq!(user(&longest).unwrap().ombi_user, Some(longest.clone()));
+    assert_eq!(user(&longest).unwrap().user(&OMBI), Some(longest.as_str()));
     for (value, reason) in [
         (format!("{longest}u"), "at most 256 characters"),
         ("u".repeat(10_000), "at most 256 characters"),

@@ -114,7 +114,7 @@ fn config_file_toml_and_json_use_variable_names() {
     )
     .unwrap();
     let s = Settings::validate(&toml, &Overrides::default()).unwrap();
-    assert_eq!(s.ombi.unwrap().base_url(), "http://h:1");
+    assert_eq!(s.upstream(&OMBI).unwrap().base_url(), "http://h:1");
     assert_eq!(s.call_timeout, Duration::from_secs(45));
     let json =
         RawSettings::from_file_text(r#"{"MEDIA_MCP_PASS_KEY_TO_GUEST": true}"#, true, "f").unwrap();
@@ -147,7 +147,7 @@ fn environment_overrides_file_and_flags_override_both() {
         ..Overrides::default()
     };
     let s = Settings::validate(&merged, &flags).unwrap();
-    assert_eq!(s.ombi.unwrap().base_url(), "http://env");
+    assert_eq!(s.upstream(&OMBI).unwrap().base_url(), "http://env");
     assert_eq!(s.component.unwrap(), PathBuf::from("/flag.wasm"));
 }
 
@@ -183,7 +183,7 @@ fn ca_files_and_the_pool_size_are_harness_settings_not_passed_to_the_guest() {
     .unwrap();
     assert_eq!(s.upstream_max_idle, 0);
     assert!(
-        s.ombi.unwrap().extra_roots.is_empty(),
+        s.upstream(&OMBI).unwrap().extra_roots.is_empty(),
         "empty counts as unset"
     );
     assert!(s.passthrough.is_empty(), "{:?}", s.passthrough);
