@@ -6,8 +6,8 @@
 //! - [`version`]: the protocol versions every transport speaks (the same set on stdio and
 //!   HTTP), which of them are modern (per-request `_meta`, no `initialize`).
 //! - [`cache`]: the caching hints of `tools/list` and `server/discover` for modern peers.
-//! - [`variables`]: every configuration variable (name, help, scope, kind, docs), and the
-//!   configuration reference's tables rendered from them.
+//! - [`variables`]: every configuration variable (name, help, scope, kind, docs); [`reference`]
+//!   renders the configuration reference's tables from them.
 //! - [`settings`]: the grammar a host and the components both apply to the variables.
 //! - [`plugin_settings`]: the plugin's own variables read by that grammar, each problem naming
 //!   its variable; the plugin reads its configuration with it and a host checks it at start.
@@ -26,6 +26,7 @@ pub mod error_code;
 pub mod meta;
 pub mod method;
 pub mod plugin_settings;
+pub mod reference;
 pub mod settings;
 pub mod tool;
 pub mod upstreams;

@@ -28,10 +28,7 @@ impl Millis {
     }
 }
 
-/// Bounds every deadline shares: the whole-call one and each MoviePilot one.
-pub const DEADLINE_MIN_MS: u64 = 100;
-/// Longest deadline anyone may configure.
-pub const DEADLINE_MAX_MS: u64 = 600_000;
+pub use crate::variables::{DEADLINE_MAX_MS, DEADLINE_MIN_MS};
 
 /// The plugin's whole-call deadline for upstream HTTP ([`variables::CALL_DEADLINE_MS`]).
 pub const CALL_DEADLINE: Millis = match variables::CALL_DEADLINE_MS.kind {

@@ -1,15 +1,11 @@
 //! Every configuration variable once: its name, `--help` line, who reads it, the kind of value
 //! it takes (a number's bounds and default), and its section and text in
 //! docs/reference/configuration.md. The harness's `--help`, config-file check and pass-through,
-//! the components' readers and the configuration reference ([`reference`]) all read this table.
+//! the components' readers and the configuration reference ([`crate::reference`]) all read this table.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::String;
-
-use crate::settings::{DEADLINE_MAX_MS, DEADLINE_MIN_MS};
-
-pub mod reference;
 
 /// Who reads a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +46,11 @@ pub enum Kind {
     /// Text with its own grammar, stated in the help.
     Text,
 }
+
+/// Bounds every deadline shares: the whole-call one and each MoviePilot one.
+pub const DEADLINE_MIN_MS: u64 = 100;
+/// Longest deadline anyone may configure.
+pub const DEADLINE_MAX_MS: u64 = 600_000;
 
 /// The section of the configuration reference a variable is listed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! docs/reference/configuration.md's variable tables are what `variables::reference` renders
 //! from the table. `MEDIA_MCP_UPDATE_DOCS=1` rewrites the file instead of failing.
 
+use media_mcp_wire::reference::{block, update};
 use media_mcp_wire::variables::Section;
-use media_mcp_wire::variables::reference::{block, update};
 
 const REFERENCE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{Kind, Section, VARIABLES, Variable};
+use crate::variables::{Kind, Section, VARIABLES, Variable};
 
 /// The line that closes a generated block.
 pub const END_MARKER: &str = "<!-- /variables -->";
