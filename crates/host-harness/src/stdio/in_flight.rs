@@ -15,6 +15,7 @@
 //! line with the id after the cancellation) releases the id and is dropped, as the protocol
 //! asks for a cancelled request.
 
+use media_mcp_wire::code;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use serde_json::json;
 
@@ -71,7 +72,7 @@ impl InFlight {
 
 /// The `-32600` answer to a request whose id is in flight.
 pub(crate) fn id_in_use_response(id: &RequestId) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "Invalid Request: this id belongs to a request still in progress; use a new id"}})
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code::INVALID_REQUEST, "message": "Invalid Request: this id belongs to a request still in progress; use a new id"}})
         .to_string()
 }
 

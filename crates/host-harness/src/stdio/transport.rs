@@ -9,7 +9,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use media_mcp_wire::method;
+use media_mcp_wire::{code, method};
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::Transport;
@@ -95,12 +95,16 @@ impl<R: AsyncBufRead + Unpin> Filtered<R> {
         }
         let parsed = match message::parse(body) {
             Err(Refusal::Syntax(error)) => {
-                crate::log_debug!("answering an unparsable input line with -32700");
+                crate::log_debug!(
+                    "answering an unparsable input line with {}",
+                    code::PARSE_ERROR
+                );
                 return Verdict::Answer(answers::parse_error_response(&error.to_string()));
             }
             Err(Refusal::TooManyValues) => {
                 crate::log_debug!(
-                    "answering a message of more than {MAX_MESSAGE_VALUES} values with -32600"
+                    "answering a message of more than {MAX_MESSAGE_VALUES} values with {}",
+                    code::INVALID_REQUEST
                 );
                 return Verdict::Answer(answers::too_many_values_response());
             }
@@ -170,7 +174,10 @@ fn not_a_message(value: &Value, error: &serde_json::Error) -> Verdict {
         crate::log_debug!("ignoring a notification rmcp cannot read: {error}");
         return Verdict::Skip;
     }
-    crate::log_debug!("answering JSON that is not a message with -32600: {error}");
+    crate::log_debug!(
+        "answering JSON that is not a message with {}: {error}",
+        code::INVALID_REQUEST
+    );
     Verdict::Answer(answers::invalid_request_response())
 }
 
@@ -206,7 +213,8 @@ impl<R: AsyncBufRead + Unpin + Send + 'static> Transport<RoleServer> for Filtere
                 Ok(Line::Complete) => {}
                 Ok(Line::TooLong) => {
                     crate::log_debug!(
-                        "answering an input line over {MAX_LINE_BYTES} bytes with -32600"
+                        "answering an input line over {MAX_LINE_BYTES} bytes with {}",
+                        code::INVALID_REQUEST
                     );
                     self.answer(answers::oversized_line_response().into_bytes());
                     continue;
