@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # The documents checked: the README, the security promises, the book and the benchmark notes.
 DOCS = sorted(
-    [ROOT / "README.md", ROOT / "SECURITY.md", ROOT / "crates" / "media-mcp-bench" / "NOTES.md"]
+    [ROOT / "README.md", ROOT / "crates" / "media-mcp-bench" / "NOTES.md"]
     + list((ROOT / "docs").rglob("*.md"))
 )
 CONFIG_REFERENCE = ROOT / "docs" / "reference" / "configuration.md"
@@ -180,3 +180,11 @@ def test_the_module_order_is_what_module_cycles_prints(src):
     assert shown == result.stdout.strip(), (
         f"the module order of {src} in {rel(ARCHITECTURE)} is stale; replace the block with:\n"
         f"```text\n{result.stdout}```")
+
+
+@pytest.mark.parametrize("name", ["README.md", "BENCHMARKS.md"])
+def test_the_front_pages_stay_short(name):
+    """The README routes and BENCHMARKS.md holds the generated results: each at most 200 lines
+    (the guide and the analysis live in docs/ and crates/media-mcp-bench/NOTES.md)."""
+    lines = (ROOT / name).read_text().count("\n")
+    assert lines <= 200, f"{name} has {lines} lines"

@@ -344,11 +344,12 @@ pub fn render(
             ""
         }
     );
-    let _ = writeln!(out, "| machine | |\n|---|---|");
-    for (k, v) in &results.environment {
-        let _ = writeln!(out, "| {k} | {v} |");
-    }
-    out.push('\n');
+    let machine: Vec<String> = results
+        .environment
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    let _ = writeln!(out, "Machine: {}.\n", machine.join("; "));
     targets(&mut out, results, over_http, bridge);
 
     let floor = results.server("floor");
