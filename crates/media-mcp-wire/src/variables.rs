@@ -357,7 +357,7 @@ pub const READ_ONLY: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Switch,
     section: Section::ToolSelection,
-    doc: "`1`: list only tools proven read-only and refuse every other call with `FORBIDDEN` naming this setting; nothing is sent. See [SECURITY.md](../../SECURITY.md), section 6.",
+    doc: "`1`: list only tools proven read-only and refuse every other call with `FORBIDDEN` naming this setting; nothing is sent. See [SECURITY.md](../SECURITY.md), section 6.",
 };
 
 pub const TOOLS: Variable = Variable {
