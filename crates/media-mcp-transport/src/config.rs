@@ -22,10 +22,7 @@ pub const DEFAULT_PATH: &str = "/mcp";
 /// Request bodies larger than this are refused with 413 before they are read in full.
 pub const MAX_BODY_BYTES: usize = 4 << 20;
 
-/// API keys shorter than this are refused: removing a short string everywhere from results
-/// would mangle ordinary text, and leaving it would leak the key (the harness uses the same
-/// floor).
-pub const MIN_REDACTED_SECRET_CHARS: usize = 8;
+pub use media_mcp_wire::upstreams::MIN_KEY_CHARS;
 
 /// The variables holding upstream API keys, redacted from every result when the plugin holds
 /// them (a host that cannot inject headers passes them through the environment).
@@ -171,10 +168,10 @@ impl Settings {
             if key.is_empty() {
                 continue;
             }
-            if key.chars().count() < MIN_REDACTED_SECRET_CHARS {
+            if key.chars().count() < MIN_KEY_CHARS {
                 return Err(ConfigError::ShortKey {
                     variable: name,
-                    min: MIN_REDACTED_SECRET_CHARS,
+                    min: MIN_KEY_CHARS,
                 });
             }
             secrets.push(key);

@@ -16,8 +16,7 @@ use media_mcp_safe_text::{Needles, quote_bounded, rewrite_strings};
 pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME, ToolOutcome, ToolRecord, code};
 use media_mcp_wire::{cache, meta, method, tool, version};
 
-/// Longest part of caller input (a method or tool name) an error quotes, as over stdio.
-pub const MAX_ECHO_CHARS: usize = 64;
+pub use media_mcp_wire::MAX_ECHO_CHARS;
 
 use crate::auth::Identity;
 use crate::era::{self, Era, Refusal};

@@ -36,6 +36,10 @@ pub mod version;
 
 pub use tool::{ToolOutcome, ToolRecord};
 
+/// Longest part of caller input (a method or tool name, a duplicated key) an error quotes,
+/// over stdio and HTTP alike.
+pub const MAX_ECHO_CHARS: usize = 64;
+
 /// The server's name in `serverInfo`.
 pub const SERVER_NAME: &str = "media-mcp";
 

@@ -8,6 +8,11 @@ use crate::variables::{
     OMBI_USER, Variable,
 };
 
+/// Shortest API key accepted, by the harness at start and by the HTTP component when it holds
+/// the keys: results are searched for the keys (in any case, across invisible characters) and
+/// every match is replaced, and a shorter key would match ordinary text.
+pub const MIN_KEY_CHARS: usize = 8;
+
 /// One upstream service the harness may reach.
 #[derive(Debug)]
 pub struct Upstream {

@@ -153,9 +153,7 @@ fn parse_base_url(var: &str, text: &str) -> Result<Url, ConfigError> {
     Ok(url)
 }
 
-/// Shortest API key accepted. Results are searched for the keys (in any case, across invisible
-/// characters) and every match is replaced; a shorter key would match ordinary text.
-pub const MIN_KEY_CHARS: usize = 8;
+pub use media_mcp_wire::upstreams::MIN_KEY_CHARS;
 
 /// Longest user name to act as: the component refuses longer `UserName` values on every call,
 /// so a longer `OMBI_USER` is refused here, at start.

@@ -12,8 +12,7 @@ pub(crate) fn parse_error_response(detail: &str) -> String {
         .to_string()
 }
 
-/// Longest part of caller input that an error quotes.
-pub(crate) const MAX_ECHO_CHARS: usize = 64;
+pub(crate) use media_mcp_wire::MAX_ECHO_CHARS;
 
 /// `text` quoted for an error message: at most [`MAX_ECHO_CHARS`] characters (then `…` and the
 /// whole length in bytes), with control, invisible and bidirectional characters escaped, so a

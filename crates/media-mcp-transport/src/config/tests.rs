@@ -165,7 +165,7 @@ fn keys_too_short_to_redact_are_refused_without_echoing_them() {
         e,
         ConfigError::ShortKey {
             variable: "MOVIEPILOT_API_KEY",
-            min: MIN_REDACTED_SECRET_CHARS
+            min: MIN_KEY_CHARS
         }
     );
     let said = e.to_string();
