@@ -10,8 +10,8 @@ use crate::upstream::Effect;
 use crate::upstream::recognise::transport_error;
 use crate::upstream::{HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream, path_segment};
 use core::cell::{Cell, RefCell};
-use media_mcp_wire::method;
 use media_mcp_wire::variables::MOVIEPILOT_URL;
+use media_mcp_wire::{method, upstreams};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -222,7 +222,11 @@ impl<'a> Client<'a> {
             h.push(("mcp-session-id".to_owned(), s.clone()));
         }
         if let Some(key) = &self.cfg.api_key {
-            h.push(("x-api-key".to_owned(), key.clone()));
+            // Pass-key mode: the header the host would otherwise add.
+            h.push((
+                upstreams::MOVIEPILOT.key_header.to_ascii_lowercase(),
+                key.clone(),
+            ));
         }
         h
     }

@@ -8,6 +8,7 @@ use crate::upstream::recognise::{
     json_body, json_bounded, json_elements, status_error, transport_error,
 };
 use crate::upstream::{Effect, HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
+use media_mcp_wire::upstreams;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -151,7 +152,8 @@ impl<'a> Ombi<'a> {
         let mutation = effect == Effect::Write;
         let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
         if let Some(key) = &self.config.api_key {
-            headers.push(("apikey".to_owned(), key.clone()));
+            // Pass-key mode: the header the host would otherwise add.
+            headers.push((upstreams::OMBI.key_header.to_ascii_lowercase(), key.clone()));
         }
         if let Some(user) = self.user {
             headers.push(("username".to_owned(), user.to_owned()));
