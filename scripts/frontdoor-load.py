@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 import bench_section  # noqa: E402
-from http_hosts import HttpServer  # noqa: E402
+from http_hosts import HttpServer, memory_kib  # noqa: E402
 from test_wasmtime_serve_flags import TOKEN, readme_command  # noqa: E402
 from test_wasmtime_serve_flags import serve as readme_serve  # noqa: E402
 
@@ -30,13 +30,6 @@ SEARCH = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                      "params": {"name": "read_search", "arguments": {"query": "matrix", "media": "movie"}}}).encode()
 CALLS_PER_CLIENT = 2
 TIMEOUT_S = 120
-
-
-def memory_kib(pid, field):
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no {field} for {pid}")
 
 
 async def read_answer(reader):

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+from http_hosts import memory_kib
+
 # Resident memory may exceed its idle level by this much at the end (allocator slack).
 MEMORY_SLACK_KIB = 4096
 MEMORY_SLACK_SHARE = 0.10
@@ -219,13 +221,6 @@ def kept_call(sock, port, token, n):
     return retry, False
 
 
-def resident_kib(pid):
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for {pid}")
-
-
 def burst(port, token, first, size, send_after_s):
     """`size` calls at once from `first` on, each on a new connection, every other one sent
     late; the connections are closed after their answer."""
@@ -254,7 +249,7 @@ def soak(host, port, pid, token, ombi_log: Path, pattern: Pattern, settle_s=0.5)
     if warm_failures:
         raise RuntimeError(f"{host}: the warm-up burst failed: {warm_failures}")
     time.sleep(settle_s)
-    idle_kib = resident_kib(pid)
+    idle_kib = memory_kib(pid)
     outcomes = []
     n = 0
     kept = None
@@ -274,7 +269,7 @@ def soak(host, port, pid, token, ombi_log: Path, pattern: Pattern, settle_s=0.5)
         n += 1
     kept.close()
     time.sleep(max(pattern.gaps[-1], settle_s))
-    end_kib = resident_kib(pid)
+    end_kib = memory_kib(pid)
     counts = upstream_counts(ombi_log)
     return Report(host, outcomes, {k: v for k, v in counts.items() if k < 1_000_000}, idle_kib, end_kib,
                   reused, closed, time.monotonic() - started)

@@ -43,6 +43,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def memory_kib(pid, field="VmRSS"):
+    """A memory figure of process `pid` in KiB, from /proc/PID/status (`VmRSS`, `VmHWM`, ...)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} for {pid}")
+
+
 def wait_for_port(port: int, proc: subprocess.Popen, log: Path):
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

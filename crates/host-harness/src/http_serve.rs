@@ -33,7 +33,6 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::server::conn::http1;
-use hyper_util::rt::TokioTimer;
 use media_mcp_transport::Settings as Admission;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
@@ -238,14 +237,13 @@ fn spawn_connection(
                 )
             }
         });
-        // The header timeout is the loop's below: hyper's would also run while a kept-alive
-        // connection waits for its next request, cutting the idle timeout to the header one.
+        // The header timeout is the loop's below (hyper's, its only use of a timer here, would
+        // also run while a kept-alive connection waits, cutting the idle timeout to it).
         let io = Watched {
             inner: stream,
             connection: place.connection.clone(),
         };
         let served = http1::Builder::new()
-            .timer(TokioTimer::new())
             .header_read_timeout(None)
             .keep_alive(true)
             .serve_connection(TokioIo::new(io), service);
