@@ -13,8 +13,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::settings::{
-    CALL_DEADLINE, DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_DEFAULT_DEADLINES,
-    moviepilot_deadline_entries, switch,
+    CALL_DEADLINE, DEADLINE_MAX_MS, DEADLINE_MIN_MS, MOVIEPILOT_TOOL_DEADLINES, switch,
 };
 use crate::variables::{
     MOVIEPILOT_ALLOW_DB_WRITES, MOVIEPILOT_ALLOW_SECRETS, MOVIEPILOT_DEADLINES,
@@ -193,14 +192,15 @@ pub fn list(var: Lookup, name: &str) -> Option<Vec<String>> {
 /// The MoviePilot deadlines, built-ins first and then `MEDIA_MCP_MOVIEPILOT_DEADLINES`' entries
 /// (a later entry for the same name wins); a bad entry is skipped.
 pub fn moviepilot_deadlines(var: Lookup, problems: &mut Vec<Problem>) -> Vec<(String, u64)> {
-    let mut out: Vec<(String, u64)> = MOVIEPILOT_DEFAULT_DEADLINES
+    let mut out: Vec<(String, u64)> = MOVIEPILOT_TOOL_DEADLINES
+        .defaults
         .iter()
         .map(|(name, ms)| ((*name).to_owned(), *ms))
         .collect();
     let Some(raw) = text(var, MOVIEPILOT_DEADLINES.name) else {
         return out;
     };
-    for entry in moviepilot_deadline_entries(&raw) {
+    for entry in MOVIEPILOT_TOOL_DEADLINES.entries(&raw) {
         match entry {
             Ok((name, ms)) => out.push((name.to_owned(), ms)),
             Err(entry) => problems.push(Problem::new(

@@ -41,43 +41,61 @@ pub const CALL_DEADLINE: Millis = match variables::CALL_DEADLINE_MS.kind {
     _ => panic!("MEDIA_MCP_CALL_DEADLINE_MS is a number"),
 };
 
-/// Built-in MoviePilot deadlines, which configured entries override: `search.torrents` may
-/// search many sites (MoviePilot allows it up to 300 s).
-pub const MOVIEPILOT_DEFAULT_DEADLINES: &[(&str, u64)] = &[("search.torrents", 300_000)];
-
-/// The longest of [`MOVIEPILOT_DEFAULT_DEADLINES`], which a host's own MoviePilot limits
-/// must outlast.
-pub const fn moviepilot_longest_default_ms() -> u64 {
-    let mut longest = 0;
-    let mut i = 0;
-    while i < MOVIEPILOT_DEFAULT_DEADLINES.len() {
-        if MOVIEPILOT_DEFAULT_DEADLINES[i].1 > longest {
-            longest = MOVIEPILOT_DEFAULT_DEADLINES[i].1;
-        }
-        i += 1;
-    }
-    longest
+/// Per-tool deadlines an upstream's calls may be given beyond [`CALL_DEADLINE`]: the variable
+/// that sets them (`name=ms` entries, comma-separated) and the built-in ones its entries
+/// override. A host's own limits for that upstream must outlast the longest.
+#[derive(Debug)]
+pub struct ToolDeadlines {
+    /// The variable whose entries override [`ToolDeadlines::defaults`].
+    pub variable: &'static variables::Variable,
+    /// The built-in deadlines, by tool name, in ms.
+    pub defaults: &'static [(&'static str, u64)],
 }
 
-/// One MoviePilot deadline entry: `Ok((name, ms))`, or `Err(entry)` as written when it is not
-/// `name=ms` with `ms` within the deadline bounds.
-pub fn moviepilot_deadline_entries(text: &str) -> impl Iterator<Item = Result<(&str, u64), &str>> {
-    let bounds = Millis {
-        name: variables::MOVIEPILOT_DEADLINES.name,
-        min: DEADLINE_MIN_MS,
-        max: DEADLINE_MAX_MS,
-        default: 0,
-    };
-    text.split(',')
-        .map(str::trim)
-        .filter(|entry| !entry.is_empty())
-        .map(move |entry| match entry.split_once('=') {
-            Some((name, ms)) if !name.trim().is_empty() => {
-                bounds.parse(ms).map(|ms| (name.trim(), ms)).ok_or(entry)
+impl ToolDeadlines {
+    /// The longest of the built-in deadlines, in ms.
+    pub const fn longest_default_ms(&self) -> u64 {
+        let mut longest = 0;
+        let mut i = 0;
+        while i < self.defaults.len() {
+            if self.defaults[i].1 > longest {
+                longest = self.defaults[i].1;
             }
-            _ => Err(entry),
-        })
+            i += 1;
+        }
+        longest
+    }
+
+    /// Each entry of `text`: `Ok((name, ms))`, or `Err(entry)` as written when it is not
+    /// `name=ms` with `ms` within the deadline bounds.
+    pub fn entries<'a>(
+        &self,
+        text: &'a str,
+    ) -> impl Iterator<Item = Result<(&'a str, u64), &'a str>> + use<'a> {
+        let bounds = Millis {
+            name: self.variable.name,
+            min: DEADLINE_MIN_MS,
+            max: DEADLINE_MAX_MS,
+            default: 0,
+        };
+        text.split(',')
+            .map(str::trim)
+            .filter(|entry| !entry.is_empty())
+            .map(move |entry| match entry.split_once('=') {
+                Some((name, ms)) if !name.trim().is_empty() => {
+                    bounds.parse(ms).map(|ms| (name.trim(), ms)).ok_or(entry)
+                }
+                _ => Err(entry),
+            })
+    }
 }
+
+/// MoviePilot's per-tool deadlines: `search.torrents` may search many sites (MoviePilot allows
+/// it up to 300 s).
+pub const MOVIEPILOT_TOOL_DEADLINES: ToolDeadlines = ToolDeadlines {
+    variable: &variables::MOVIEPILOT_DEADLINES,
+    defaults: &[("search.torrents", 300_000)],
+};
 
 /// A switch: `Some(true)` for 1/true/yes/on, `Some(false)` for 0/false/no/off (any case,
 /// spaces around allowed), `None` for anything else.
@@ -108,8 +126,9 @@ mod tests {
 
     #[test]
     fn moviepilot_entries_keep_the_good_and_return_the_bad_as_written() {
-        let entries: Vec<_> =
-            moviepilot_deadline_entries(" a = 1000 ,,b=5, =200,c,search.torrents=600000").collect();
+        let entries: Vec<_> = MOVIEPILOT_TOOL_DEADLINES
+            .entries(" a = 1000 ,,b=5, =200,c,search.torrents=600000")
+            .collect();
         assert_eq!(
             entries,
             [

@@ -3,6 +3,7 @@
 //! outbound policy, guest environment and connection pool iterate [`UPSTREAMS`]; a new backend
 //! adds an entry here.
 
+use crate::settings::{MOVIEPILOT_TOOL_DEADLINES, ToolDeadlines};
 use crate::variables::{
     MOVIEPILOT_API_KEY, MOVIEPILOT_CA_FILE, MOVIEPILOT_URL, OMBI_API_KEY, OMBI_CA_FILE, OMBI_URL,
     OMBI_USER, Variable,
@@ -31,6 +32,9 @@ pub struct Upstream {
     /// Routes below the base path sent without the key, matched whole and without regard to
     /// case.
     pub keyless_paths: &'static [&'static str],
+    /// Tools of this upstream that may run longer than the one call deadline; the host's call
+    /// limit and first-byte wait for the upstream follow the longest.
+    pub tool_deadlines: Option<&'static ToolDeadlines>,
 }
 
 impl PartialEq for Upstream {
@@ -53,6 +57,7 @@ pub const OMBI: Upstream = Upstream {
     user: Some(&OMBI_USER),
     key_header: "ApiKey",
     keyless_paths: &["/health"],
+    tool_deadlines: None,
 };
 
 /// MoviePilot's MCP endpoint. Its `API_TOKEN` goes in the `X-API-KEY` header, which its API
@@ -65,6 +70,7 @@ pub const MOVIEPILOT: Upstream = Upstream {
     user: None,
     key_header: "X-API-KEY",
     keyless_paths: &[],
+    tool_deadlines: Some(&MOVIEPILOT_TOOL_DEADLINES),
 };
 
 /// Every upstream, in the order the harness reads, lists and applies them.
@@ -93,6 +99,21 @@ mod tests {
             }
             assert!(!u.key_header.is_empty());
             assert!(u.keyless_paths.iter().all(|p| p.starts_with('/')));
+        }
+    }
+
+    #[test]
+    fn each_key_variables_text_names_the_header_and_length_of_the_table() {
+        for u in UPSTREAMS {
+            let key = in_table(u.api_key);
+            let header = alloc::format!("`{}`", u.key_header);
+            let length = alloc::format!("at least {MIN_KEY_CHARS} characters");
+            assert!(key.help.contains(&header), "{} help", key.name);
+            assert!(key.doc.contains(&header), "{} doc", key.name);
+            assert!(key.doc.contains(&length), "{} doc", key.name);
+            for path in u.keyless_paths {
+                assert!(key.doc.contains(&alloc::format!("`{path}`")), "{} doc", key.name);
+            }
         }
     }
 

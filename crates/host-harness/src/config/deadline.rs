@@ -3,13 +3,11 @@
 
 use std::time::Duration;
 
-use media_mcp_wire::settings::{
-    CALL_DEADLINE, MOVIEPILOT_DEFAULT_DEADLINES, moviepilot_deadline_entries,
-};
+use media_mcp_wire::settings::{CALL_DEADLINE, ToolDeadlines};
 
 use super::raw::{ConfigError, RawSettings};
-use super::table::{CALL_TIMEOUT_SECS, Kind, MOVIEPILOT_DEADLINES};
-use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
+use super::table::{CALL_TIMEOUT_SECS, Kind};
+use crate::limits::default_call_timeout_secs;
 
 /// How much longer than the component's longest deadline the host's limit must be at least.
 const DEADLINE_SLACK_SECS: u64 = 1;
@@ -22,11 +20,12 @@ const DEFAULT_EXTRA_SECS: u64 = 29;
 /// # Errors
 ///
 /// A timeout out of bounds, or one given shorter than the longest deadline needs.
+/// `long` holds the tool deadlines of the configured upstreams that have them.
 pub(super) fn host_call_timeout(
     raw: &RawSettings,
-    moviepilot: bool,
+    long: &[&ToolDeadlines],
 ) -> Result<(Duration, u64), ConfigError> {
-    let (deadline_ms, deadline_setting) = longest_guest_deadline(raw, moviepilot);
+    let (deadline_ms, deadline_setting) = longest_guest_deadline(raw, long);
     let Kind::Number {
         max,
         default: table_default,
@@ -38,13 +37,12 @@ pub(super) fn host_call_timeout(
     let needed_secs = deadline_ms.div_ceil(1000) + DEADLINE_SLACK_SECS;
     // The host's limit must outlast the component's own deadline, or a call the component
     // would have ended cleanly is cut by the host instead.
-    let default = if moviepilot {
-        MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS
-    } else {
-        table_default
-    }
-    .max(needed_secs + DEFAULT_EXTRA_SECS)
-    .min(max);
+    let default = long
+        .iter()
+        .map(|deadlines| default_call_timeout_secs(deadlines))
+        .fold(table_default, u64::max)
+        .max(needed_secs + DEFAULT_EXTRA_SECS)
+        .min(max);
     let secs = raw.number_or(&CALL_TIMEOUT_SECS, default)?;
     if secs < needed_secs {
         return Err(ConfigError::new(
@@ -58,28 +56,29 @@ pub(super) fn host_call_timeout(
 }
 
 /// The longest whole-call deadline the component will use, in ms, and the setting it comes
-/// from: `MEDIA_MCP_CALL_DEADLINE_MS` and, with MoviePilot, each entry of
-/// `MEDIA_MCP_MOVIEPILOT_DEADLINES` over the built-in ones. Values the component refuses (it
-/// then keeps its default and reports the problem) are skipped here the same way.
-fn longest_guest_deadline(raw: &RawSettings, moviepilot: bool) -> (u64, String) {
+/// from: `MEDIA_MCP_CALL_DEADLINE_MS` and, for each of `long`, its variable's entries over its
+/// built-in deadlines. Values the component refuses (it then keeps its default and reports the
+/// problem) are skipped here the same way.
+fn longest_guest_deadline(raw: &RawSettings, long: &[&ToolDeadlines]) -> (u64, String) {
     let call = raw
         .get(CALL_DEADLINE.name)
         .and_then(|text| CALL_DEADLINE.parse(text))
         .unwrap_or(CALL_DEADLINE.default);
     let mut longest = (call, CALL_DEADLINE.name.to_owned());
-    if !moviepilot {
-        return longest;
-    }
-    let mut per_tool: Vec<(&str, u64)> = MOVIEPILOT_DEFAULT_DEADLINES.to_vec();
-    for (name, ms) in moviepilot_deadline_entries(raw.get(MOVIEPILOT_DEADLINES.name).unwrap_or(""))
-        .filter_map(Result::ok)
-    {
-        per_tool.retain(|(other, _)| *other != name);
-        per_tool.push((name, ms));
-    }
-    for (name, ms) in per_tool {
-        if ms > longest.0 {
-            longest = (ms, format!("{} {name}", MOVIEPILOT_DEADLINES.name));
+    for deadlines in long {
+        let variable = deadlines.variable.name;
+        let mut per_tool: Vec<(&str, u64)> = deadlines.defaults.to_vec();
+        for (name, ms) in deadlines
+            .entries(raw.get(variable).unwrap_or(""))
+            .filter_map(Result::ok)
+        {
+            per_tool.retain(|(other, _)| *other != name);
+            per_tool.push((name, ms));
+        }
+        for (name, ms) in per_tool {
+            if ms > longest.0 {
+                longest = (ms, format!("{variable} {name}"));
+            }
         }
     }
     longest

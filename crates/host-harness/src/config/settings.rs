@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use media_mcp_wire::plugin_settings;
-use media_mcp_wire::upstreams::{MOVIEPILOT, UPSTREAMS, Upstream as WireUpstream};
+use media_mcp_wire::upstreams::{UPSTREAMS, Upstream as WireUpstream};
 
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
 use super::raw::{ConfigError, RawSettings};
 use super::table::{self, Kind, passes_through};
 use super::upstream::{EMPTY_USER_MESSAGE, Upstream, checked_user_name, upstream};
-use crate::limits::moviepilot_first_byte_cap;
+use crate::limits::first_byte_cap;
 
 /// Command-line flags that override variables.
 #[derive(Debug, Default, Clone)]
@@ -114,14 +114,17 @@ impl Settings {
         plugin_variables(raw)?;
         let read_only = raw.switch(&table::READ_ONLY)?;
         let pass_key_to_guest = flags.pass_key_to_guest || raw.switch(&table::PASS_KEY_TO_GUEST)?;
-        let moviepilot = upstreams.iter_mut().find(|u| *u.spec == MOVIEPILOT);
-        let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, moviepilot.is_some())?;
-        // MoviePilot may take as long as the longest deadline the component gives its calls.
-        if let Some(mp) = moviepilot {
-            mp.first_byte_cap = Some(moviepilot_first_byte_cap(
-                longest_deadline_ms,
-                call_timeout.as_secs(),
-            ));
+        let long: Vec<_> = upstreams
+            .iter()
+            .filter_map(|u| u.spec.tool_deadlines)
+            .collect();
+        let (call_timeout, longest_deadline_ms) = host_call_timeout(raw, &long)?;
+        // Such an upstream may take as long as the longest deadline the component gives a call.
+        for u in upstreams
+            .iter_mut()
+            .filter(|u| u.spec.tool_deadlines.is_some())
+        {
+            u.first_byte_cap = Some(first_byte_cap(longest_deadline_ms, call_timeout.as_secs()));
         }
         let memory_mib = raw.number(&table::MEMORY_LIMIT_MIB)?;
         let log_var = table::LOG.name;

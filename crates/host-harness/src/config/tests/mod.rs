@@ -1,7 +1,8 @@
 use std::time::Duration;
 
 use super::*;
-use crate::limits::MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS;
+use crate::limits::{default_call_timeout_secs, longest_tool_secs};
+use media_mcp_wire::settings::MOVIEPILOT_TOOL_DEADLINES;
 use media_mcp_wire::upstreams::OMBI;
 
 fn raw(pairs: &[(&str, &str)]) -> RawSettings {
@@ -23,9 +24,12 @@ fn the_call_timeout_help_states_the_moviepilot_limits() {
         .help;
     let default = format!(
         "{} by default when MOVIEPILOT_URL is set",
-        MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS
+        default_call_timeout_secs(&MOVIEPILOT_TOOL_DEADLINES)
     );
-    let longest = format!("may take {} s", crate::limits::MOVIEPILOT_LONGEST_TOOL_SECS);
+    let longest = format!(
+        "may take {} s",
+        longest_tool_secs(&MOVIEPILOT_TOOL_DEADLINES)
+    );
     assert!(help.contains(&default) && help.contains(&longest), "{help}");
 }
 
@@ -37,7 +41,7 @@ fn moviepilot_raises_the_default_call_timeout_for_its_slow_searches() {
     ];
     assert_eq!(
         validate(&mp).unwrap().call_timeout,
-        Duration::from_secs(MOVIEPILOT_DEFAULT_CALL_TIMEOUT_SECS)
+        Duration::from_secs(default_call_timeout_secs(&MOVIEPILOT_TOOL_DEADLINES))
     );
     let explicit = [mp[0], mp[1], ("MEDIA_MCP_CALL_TIMEOUT_SECS", "400")];
     assert_eq!(
