@@ -17,6 +17,7 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 /// travel as the `UserName` header).
 pub use media_mcp_wire::user::MAX_USER_NAME_CHARS;
 use media_mcp_wire::user::check_user_name;
+use media_mcp_wire::variables::{HTTP_AUTH, HTTP_PROXY_TOKENS, HTTP_TOKENS};
 
 /// What a configured token is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,6 +235,22 @@ impl Refused {
     }
 }
 
+/// Why a request is refused when no token is configured and no proxy names the user.
+const NO_TOKEN_CONFIGURED: &str = const_format::concatcp!(
+    "no access token is configured: set ",
+    HTTP_TOKENS.name,
+    "=user=token,... (each token acts as that Ombi user), or ",
+    HTTP_AUTH.name,
+    "=off for loopback or behind an authenticating proxy"
+);
+
+/// Why a user's own token may not name another user.
+const USER_TOKEN_NAMES_ANOTHER: &str = const_format::concatcp!(
+    "this token acts as its own user and cannot name another; only a proxy token (",
+    HTTP_PROXY_TOKENS.name,
+    ") may pass the user header"
+);
+
 /// Authenticates a request from its `Authorization` header and, when `user_header` (a
 /// trusted proxy's header, lower-case) is configured, that header. `headers` gives every value
 /// of a header by lower-case name, in order.
@@ -255,11 +272,7 @@ pub fn authenticate<'h>(
     let unauthorized = |m| Refused::Unauthorized(Unauthorized(m));
     let bearer = match mode {
         AuthMode::Unconfigured if user_header.is_none() => {
-            return Err(unauthorized(
-                "no access token is configured: set MEDIA_MCP_HTTP_TOKENS=user=token,... \
-                 (each token acts as that Ombi user), or MEDIA_MCP_HTTP_AUTH=off for loopback \
-                 or behind an authenticating proxy",
-            ));
+            return Err(unauthorized(NO_TOKEN_CONFIGURED));
         }
         AuthMode::Unconfigured | AuthMode::Off | AuthMode::OAuth(_) => None,
         AuthMode::Tokens(table) => {
@@ -310,10 +323,7 @@ pub fn authenticate<'h>(
         (Some(Bearer::User(user)), Some(named)) if named == user => {
             Ok(Identity::User(user.to_owned()))
         }
-        (Some(Bearer::User(_)), Some(_)) => Err(Refused::Forbidden(
-            "this token acts as its own user and cannot name another; only a proxy token \
-             (MEDIA_MCP_HTTP_PROXY_TOKENS) may pass the user header",
-        )),
+        (Some(Bearer::User(_)), Some(_)) => Err(Refused::Forbidden(USER_TOKEN_NAMES_ANOTHER)),
         (Some(Bearer::Proxy(_)) | None, Some(named)) => Ok(Identity::User(named.to_owned())),
         (Some(Bearer::Proxy(_)), None) => Err(unauthorized(
             "the request did not come through the authenticating proxy",

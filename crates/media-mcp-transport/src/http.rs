@@ -3,6 +3,7 @@
 //! [`Response`] whose body is a JSON-RPC error without an id. The protocol version is checked
 //! once the body is read ([`crate::era`]), so that its error carries the request's id.
 
+use media_mcp_wire::variables::HTTP_ALLOWED_ORIGINS;
 use media_mcp_wire::{code, version};
 use serde_json::json;
 
@@ -11,6 +12,13 @@ use crate::config::{MAX_BODY_BYTES, Settings};
 use crate::cors::{self, origin_allowed};
 use crate::era::McpHeaders;
 use crate::prelude::*;
+
+/// The refusal of a request whose `Origin` is not allowed.
+const FORBIDDEN_ORIGIN: &str = const_format::concatcp!(
+    "forbidden: this Origin is not allowed (see ",
+    HTTP_ALLOWED_ORIGINS.name,
+    ")"
+);
 
 /// The protocol versions spoken over Streamable HTTP (the same as over stdio), newest first.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = version::SUPPORTED;
@@ -178,11 +186,7 @@ fn admit_any_era(settings: &Settings, head: &Head<'_>) -> Result<Admitted, Respo
     if let Some(origin) = head.header("origin")
         && !origin_allowed(origin, &settings.allowed_origins)
     {
-        return Err(Response::error(
-            403,
-            TRANSPORT_ERROR,
-            "forbidden: this Origin is not allowed (see MEDIA_MCP_HTTP_ALLOWED_ORIGINS)",
-        ));
+        return Err(Response::error(403, TRANSPORT_ERROR, FORBIDDEN_ORIGIN));
     }
     if head.method == "OPTIONS"
         && let Some(origin) = head.header_str("origin")

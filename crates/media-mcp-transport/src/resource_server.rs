@@ -23,6 +23,21 @@ use crate::http::{Admitted, Head, Response};
 use crate::mcp::Tools;
 use crate::oauth::{Cache, Fetch, OAuthSettings, introspect, jwt, keys};
 use crate::prelude::*;
+use media_mcp_wire::variables::{OAUTH_INTROSPECTION_CLIENT_ID, OAUTH_USER_MAP};
+
+/// Why an opaque token is refused when nothing can introspect it.
+const NOT_A_JWT: &str = const_format::concatcp!(
+    "the access token is not a JWT, and introspection is not configured (",
+    OAUTH_INTROSPECTION_CLIENT_ID.name,
+    ")"
+);
+
+/// Why a signed-in user with no Ombi user in the map is refused.
+const USER_NOT_MAPPED: &str = const_format::concatcp!(
+    "forbidden: the signed-in user is not mapped to an Ombi user (",
+    OAUTH_USER_MAP.name,
+    ")"
+);
 
 /// What a valid token grants.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,11 +107,7 @@ pub fn authorize(
     let verified = match &o.introspection {
         Some(i) if i.always || !is_jwt => introspect::verify(o, i, token, fetch, cache, now),
         _ if !is_jwt => {
-            return Err(invalid(
-                o,
-                "the access token is not a JWT, and introspection is not configured \
-                 (MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_ID)",
-            ));
+            return Err(invalid(o, NOT_A_JWT));
         }
         _ => keys::verify(o, token, fetch, cache, now),
     };
@@ -167,14 +178,7 @@ pub fn grant(o: &OAuthSettings, claims: &Map<String, Value>) -> Result<Grant, Re
             .iter()
             .find(|(from, _)| from == name)
             .map(|(_, to)| to.clone())
-            .ok_or_else(|| {
-                Response::error(
-                    403,
-                    crate::http::TRANSPORT_ERROR,
-                    "forbidden: the signed-in user is not mapped to an Ombi user \
-                     (MEDIA_MCP_OAUTH_USER_MAP)",
-                )
-            })?,
+            .ok_or_else(|| Response::error(403, crate::http::TRANSPORT_ERROR, USER_NOT_MAPPED))?,
     };
     Ok(Grant { user, access })
 }

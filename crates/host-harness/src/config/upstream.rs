@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use media_mcp_wire::user::{UserNameError, check_user_name};
+use media_mcp_wire::variables::OMBI_USER;
 use rustls::pki_types::CertificateDer;
 use url::Url;
 
@@ -159,7 +160,11 @@ pub use media_mcp_wire::upstreams::MIN_KEY_CHARS;
 /// so a longer `OMBI_USER` is refused here, at start.
 pub use media_mcp_wire::user::MAX_USER_NAME_CHARS;
 
-pub(super) const EMPTY_USER_MESSAGE: &str = "is set but empty: name the Ombi user to act as, or leave OMBI_USER unset to act as the API key's administrator user (which bypasses permissions and quotas, and whose requests Ombi approves automatically)";
+pub(super) const EMPTY_USER_MESSAGE: &str = const_format::concatcp!(
+    "is set but empty: name the Ombi user to act as, or leave ",
+    OMBI_USER.name,
+    " unset to act as the API key's administrator user (which bypasses permissions and quotas, and whose requests Ombi approves automatically)"
+);
 
 /// Checks a user name to act as (sent upstream as the `UserName` header) by the rule the
 /// component applies on every call ([`check_user_name`]), so a name accepted here never fails a
