@@ -9,9 +9,10 @@ use super::common::{self, reference, req_int, req_str};
 use crate::contract::{Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::ombi::ids::id_text;
 use crate::ombi::shape::LocalWindow;
-use crate::paging;
+use crate::paging::{self, Window};
 use crate::prelude::*;
 use crate::tool::Args;
 use serde_json::{Value, json};
@@ -74,30 +75,7 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let window = args.window()?;
     let mut warnings = vec![paging::NO_SNAPSHOT_WARNING.to_owned()];
     if resource == "version" {
-        let version = match ombi.get::<Value>(path)? {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.trim().to_owned(),
-            Some(_) => {
-                return Err(ToolError::schema_mismatch(
-                    "expected the Sonarr version as a JSON string from Ombi",
-                ));
-            }
-        };
-        let items = if version.is_empty() {
-            warnings.push(format!(
-                "{service} reported no version: the integration is probably disabled"
-            ));
-            Vec::new()
-        } else {
-            vec![reference(None, "version", json!(version), Some(service))]
-        };
-        return Ok(Reply::ok(common::local_page(
-            "reference_page",
-            items,
-            window,
-            "references",
-        ))
-        .warn_all(warnings));
+        return version_page(&ombi, service, path, window, warnings);
     }
     let users = matches!(resource, "users" | "watchlist_users");
     // Streamed: a list of several megabytes would not fit the call's memory as one JSON tree.
@@ -126,6 +104,41 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
         page.into_page("reference_page", "references")
     };
     Ok(Reply::ok(reply).warn_all(warnings))
+}
+
+/// The integration's version as a one-item reference page; none, with a warning, when the
+/// integration reports none.
+fn version_page(
+    ombi: &Ombi<'_>,
+    service: &str,
+    path: &str,
+    window: Window,
+    mut warnings: Vec<String>,
+) -> Result<Reply, ToolError> {
+    let version = match ombi.get::<Value>(path)? {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.trim().to_owned(),
+        Some(_) => {
+            return Err(ToolError::schema_mismatch(
+                "expected the Sonarr version as a JSON string from Ombi",
+            ));
+        }
+    };
+    let items = if version.is_empty() {
+        warnings.push(format!(
+            "{service} reported no version: the integration is probably disabled"
+        ));
+        Vec::new()
+    } else {
+        vec![reference(None, "version", json!(version), Some(service))]
+    };
+    Ok(Reply::ok(common::local_page(
+        "reference_page",
+        items,
+        window,
+        "references",
+    ))
+    .warn_all(warnings))
 }
 
 /// The GET route of a service/resource pair.

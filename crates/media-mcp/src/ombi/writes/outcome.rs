@@ -93,6 +93,17 @@ impl Mutation {
     }
 }
 
+/// One item of `item_results` whose write failed with `e`: outcome `unknown` when the write
+/// may have happened, `rejected` when it did not.
+pub fn failed_item(identifier: &str, e: &ToolError) -> Value {
+    let outcome = if e.code == ErrorCode::UnknownOutcome {
+        Outcome::Unknown
+    } else {
+        Outcome::Rejected
+    };
+    json!({"identifier": identifier, "outcome": outcome.as_str(), "message": e.message})
+}
+
 /// A failed call that still reports what is known about the change.
 pub fn failure_with(error: ToolError, mutation: Mutation) -> Reply {
     Reply {

@@ -6,7 +6,7 @@
 //! change only allowlisted non-secret leaves, and post the freshly read object back, secrets and
 //! all. Features are switched one by one through `POST /api/v2/Features/{enable|disable}`.
 
-use super::outcome::{Mutation, Outcome, bool_answer, failure_with, write};
+use super::outcome::{Mutation, Outcome, bool_answer, failed_item, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
@@ -237,13 +237,8 @@ fn switch_features(
             }
             Err(e) if items.is_empty() => return Err(e),
             Err(e) => {
-                let outcome = if e.code == ErrorCode::UnknownOutcome {
-                    "unknown"
-                } else {
-                    "rejected"
-                };
-                items
-                    .push(json!({"identifier": pointer, "outcome": outcome, "message": e.message}));
+                let unknown = e.code == ErrorCode::UnknownOutcome;
+                items.push(failed_item(pointer, &e));
                 let err = ToolError::new(
                     ErrorCode::PartialFailure,
                     format!(
@@ -254,7 +249,7 @@ fn switch_features(
                     err,
                     Mutation::new(Outcome::Partial).set("item_results", Value::Array(items)),
                 );
-                return Ok(if outcome == "unknown" {
+                return Ok(if unknown {
                     reply.warn(UNCONFIRMED_FLAGS)
                 } else {
                     reply

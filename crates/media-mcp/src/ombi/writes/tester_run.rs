@@ -10,6 +10,7 @@ use crate::contract::error::sanitize;
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -61,58 +62,18 @@ pub fn input_schema() -> Value {
 pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     let ombi = call.ombi()?;
     let target = args.str("target")?;
-    let (settings_path, tester) = match target {
-        t if NOTIFIERS.contains(&t) => (format!("/api/v1/Settings/notifications/{t}"), t),
-        "radarr" | "radarr_4k" => ("/api/v1/Settings/radarr".to_owned(), "radarr"),
-        t => (format!("/api/v1/Settings/{t}"), t),
+    let tester = match target {
+        "radarr" | "radarr_4k" => "radarr",
+        t => t,
     };
-    let saved: Value = ombi.get(&settings_path)?.ok_or_else(|| {
-        ToolError::new(
-            ErrorCode::UnsupportedCapability,
-            format!("Ombi has no saved {target} settings to test; nothing was sent"),
-        )
-    })?;
-    let body = match target {
-        "radarr" => saved.get("radarr").cloned(),
-        "radarr_4k" => saved.get("radarr4K").cloned(),
-        t if SERVERS.contains(&t) => {
-            let i = args.int("server_index")? as usize;
-            saved
-                .get("servers")
-                .and_then(Value::as_array)
-                .and_then(|s| s.get(i))
-                .cloned()
-        }
-        _ => Some(saved),
-    };
-    let Some(body) = body.filter(Value::is_object) else {
-        return Err(ToolError::new(
-            ErrorCode::NotFound,
-            format!("Ombi has no such saved {target} configuration; nothing was sent"),
-        ));
-    };
+    let body = saved_settings(&ombi, args, target)?;
     let answer = write(
         &ombi,
         Method::Post,
         &format!("/api/v1/Tester/{tester}"),
         Some(&body),
     )?;
-    let (valid, hint) = match &answer {
-        Some(Value::Bool(b)) => (*b, None),
-        Some(Value::Object(o)) => match o.get("isValid").and_then(Value::as_bool) {
-            Some(v) => (v, hint_of(o)),
-            None => {
-                return Err(ToolError::unknown_outcome(
-                    "the tester answer had no isValid flag",
-                ));
-            }
-        },
-        _ => {
-            return Err(ToolError::unknown_outcome(
-                "the tester answer was not true/false or a test result",
-            ));
-        }
-    };
+    let (valid, hint) = verdict(answer.as_ref())?;
     let m = Mutation::new(if valid {
         Outcome::Completed
     } else {
@@ -137,6 +98,58 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
     } else {
         reply
     })
+}
+
+/// The saved settings of `target` that its tester takes: the whole notification or *arr
+/// settings, the standard or 4K Radarr block, or one media server by `server_index`.
+fn saved_settings(ombi: &Ombi<'_>, args: &Args, target: &str) -> Result<Value, ToolError> {
+    let settings_path = match target {
+        t if NOTIFIERS.contains(&t) => format!("/api/v1/Settings/notifications/{t}"),
+        "radarr" | "radarr_4k" => "/api/v1/Settings/radarr".to_owned(),
+        t => format!("/api/v1/Settings/{t}"),
+    };
+    let saved: Value = ombi.get(&settings_path)?.ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UnsupportedCapability,
+            format!("Ombi has no saved {target} settings to test; nothing was sent"),
+        )
+    })?;
+    let body = match target {
+        "radarr" => saved.get("radarr").cloned(),
+        "radarr_4k" => saved.get("radarr4K").cloned(),
+        t if SERVERS.contains(&t) => {
+            let i = args.int("server_index")? as usize;
+            saved
+                .get("servers")
+                .and_then(Value::as_array)
+                .and_then(|s| s.get(i))
+                .cloned()
+        }
+        _ => Some(saved),
+    };
+    body.filter(Value::is_object).ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("Ombi has no such saved {target} configuration; nothing was sent"),
+        )
+    })
+}
+
+/// Whether the tester's answer says the test passed, and Ombi's hint when it did not: `bool`
+/// from notification and media-server testers, `TesterResultModel` from the *arr ones.
+fn verdict(answer: Option<&Value>) -> Result<(bool, Option<String>), ToolError> {
+    match answer {
+        Some(Value::Bool(b)) => Ok((*b, None)),
+        Some(Value::Object(o)) => match o.get("isValid").and_then(Value::as_bool) {
+            Some(v) => Ok((v, hint_of(o))),
+            None => Err(ToolError::unknown_outcome(
+                "the tester answer had no isValid flag",
+            )),
+        },
+        _ => Err(ToolError::unknown_outcome(
+            "the tester answer was not true/false or a test result",
+        )),
+    }
 }
 
 /// What Ombi says went wrong: `additionalInformation` (NullApiKey, NullIp, BadPort) or the

@@ -5,10 +5,11 @@
 //! bare key they would change Ombi's API system user: refused without a user to act as. Two
 //! calls mean a partial failure is possible; `item_results` says what is known per call.
 
-use super::outcome::{Mutation, Outcome, failure_with, write};
+use super::outcome::{Mutation, Outcome, failed_item, failure_with, write};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::ombi::call::Call;
 use crate::ombi::call::OmbiTool;
+use crate::ombi::client::Ombi;
 use crate::prelude::*;
 use crate::tool::Args;
 use crate::upstream::Method;
@@ -46,21 +47,10 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             ),
         ));
     }
-    let mut calls: Vec<(&str, &str, Value)> = Vec::new();
     if let Some(country) = args.opt_str("streaming_country") {
-        // Ombi stores any text; only its own country list is meaningful (checked before any change).
-        let known: Option<Value> = ombi.get("/api/v1/Identity/streamingcountry")?;
-        let listed = known
-            .as_ref()
-            .and_then(Value::as_array)
-            .is_some_and(|l| l.iter().any(|c| c.as_str() == Some(country)));
-        if !listed {
-            return Err(ToolError::invalid_argument(
-                "streaming_country",
-                "is not one of Ombi's streaming countries (read_reference kind streaming_countries)",
-            ));
-        }
+        check_country(&ombi, country)?;
     }
+    let mut calls: Vec<(&str, &str, Value)> = Vec::new();
     if let Some(lang) = args.opt_str("language") {
         calls.push((
             "language",
@@ -75,18 +65,37 @@ pub fn run(call: &Call<'_>, args: &Args) -> Result<Reply, ToolError> {
             json!({"code": country}),
         ));
     }
+    post_in_order(&ombi, &calls)
+}
+
+/// Ombi stores any text as the country; only its own country list is meaningful, so it is
+/// checked before any change.
+fn check_country(ombi: &Ombi<'_>, country: &str) -> Result<(), ToolError> {
+    let known: Option<Value> = ombi.get("/api/v1/Identity/streamingcountry")?;
+    let listed = known
+        .as_ref()
+        .and_then(Value::as_array)
+        .is_some_and(|l| l.iter().any(|c| c.as_str() == Some(country)));
+    if listed {
+        Ok(())
+    } else {
+        Err(ToolError::invalid_argument(
+            "streaming_country",
+            "is not one of Ombi's streaming countries (read_reference kind streaming_countries)",
+        ))
+    }
+}
+
+/// Posts each `(name, path, body)` in order, stopping at the first failure: nothing saved is a
+/// plain error, something saved a partial failure naming what was.
+fn post_in_order(ombi: &Ombi<'_>, calls: &[(&str, &str, Value)]) -> Result<Reply, ToolError> {
     let mut items: Vec<Value> = Vec::new();
-    for (name, path, body) in &calls {
-        match write(&ombi, Method::Post, path, Some(body)) {
+    for (name, path, body) in calls {
+        match write(ombi, Method::Post, path, Some(body)) {
             Ok(_) => items.push(json!({"identifier": name, "outcome": "completed"})),
             Err(e) if items.is_empty() => return Err(e),
             Err(e) => {
-                let outcome = if e.code == ErrorCode::UnknownOutcome {
-                    "unknown"
-                } else {
-                    "rejected"
-                };
-                items.push(json!({"identifier": name, "outcome": outcome, "message": e.message}));
+                items.push(failed_item(name, &e));
                 let err = ToolError::new(
                     ErrorCode::PartialFailure,
                     format!(
