@@ -5,7 +5,7 @@
 # the driver, and writes BENCHMARKS.md.
 #
 #   ./scripts/bench.sh           full run (about 10 minutes on 2 cores once built); measures the
-#                                harness binary deployments run, target/dist/host-harness
+#                                harness binary deployments run, target/dist/media-mcp
 #                                (scripts/build-dist.sh: an 8-minute LTO build the first time)
 #   ./scripts/bench.sh --smoke   a quick check that everything still runs (CI), with the release
 #                                harness the tests run; peers whose
@@ -33,10 +33,10 @@ fi
 # The harness measured as "ours": the deployed (dist) build in a full run; the release build
 # the tests run in smoke and partial runs, which then need no LTO build. The driver takes it as
 # --harness=, the Python scripts (engine-cost.py, frontdoor-load.py) as HOST_HARNESS.
-harness=target/release/host-harness
+harness=target/release/media-mcp
 if [[ -z "$smoke" && -z "$only" ]]; then
   ./scripts/build-dist.sh
-  harness=target/dist/host-harness
+  harness=target/dist/media-mcp
 fi
 export HOST_HARNESS="$PWD/$harness"
 

@@ -14,6 +14,7 @@ defines or re-exports, or a glob. `crate::ombi::call::Call` used in `ombi/reads/
 fine (it names the sibling module `call`); `crate::ombi::Call` and `super::Call` are not, even
 when `ombi/mod.rs` only re-exports `Call`. The crate root (`lib.rs`, `main.rs`) is no face in
 this sense: its prelude and re-exports serve the whole crate. A face may name anything below it.
+Files under `src/bin/` are other binaries' roots and are left out.
 
 Exit status 1 when either graph has a cycle or an import runs back up into a face.
 
@@ -40,6 +41,8 @@ def module_files(src):
                 continue
             full = os.path.join(root, f)
             rel = os.path.relpath(full, src)[:-3].split(os.sep)
+            if rel[0] == "bin" and len(rel) > 1:
+                continue  # src/bin/*.rs are crate roots of other binaries, not modules
             if rel in (["lib"], ["main"]):
                 path = ()
             elif rel[-1] == "mod":

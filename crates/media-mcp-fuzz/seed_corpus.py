@@ -10,7 +10,7 @@ changes). libFuzzer then grows the corpus from these; the stable replay test run
   redaction:   [key length][key bytes] + text with the key planted (U+0001 as written, U+0002
                upper-cased, U+0003 split by the next character)
 
-Usage: crates/media-mcp-fuzz/seed_corpus.py  (needs target/release/host-harness for the tool order)
+Usage: crates/media-mcp-fuzz/seed_corpus.py  (needs target/release/media-mcp for the tool order)
 """
 import hashlib, json, os, random, subprocess, sys
 
@@ -31,7 +31,7 @@ def put(target, data):
 def tool_order():
     env = {"OMBI_URL": "http://127.0.0.1:9", "OMBI_API_KEY": "seed-key", "PATH": os.environ["PATH"],
            "MEDIA_MCP_CACHE_DIR": os.path.join(ROOT, "target", "tmp", "seed-cache")}
-    out = subprocess.run([os.path.join(ROOT, "target/release/host-harness"), "tools"],
+    out = subprocess.run([os.path.join(ROOT, "target/release/media-mcp"), "tools"],
                          capture_output=True, text=True, env=env, check=True).stdout
     return [l.split()[0] for l in out.splitlines()[1:] if l.startswith("  ") and not l.startswith("   ")]
 

@@ -5,7 +5,10 @@
 
 use host_harness::config::VARIABLES;
 use media_mcp_fakes::ombi::FakeOmbi;
-use media_mcp_tests::{Env, Harness, assert_no_secret, canary_key, fresh_dir, run_cli, structured};
+use media_mcp_tests::{
+    Env, Harness, assert_no_secret, canary_key, fresh_dir, harness_alias_binary, run_binary,
+    run_cli, structured,
+};
 use serde_json::Value;
 
 /// The key the listing-cache tests configure (keys are at least 8 characters).
@@ -25,6 +28,18 @@ fn help_documents_every_variable() {
 }
 
 #[test]
+fn the_host_harness_alias_runs_the_same_program() {
+    let env = Env::new();
+    for args in [&["--version"][..], &["tools"], &["serve", "--ht"]] {
+        let product = run_cli(args, &env);
+        let alias = run_binary(harness_alias_binary(), args, &env);
+        assert_eq!(alias.status.code(), product.status.code(), "{args:?}");
+        assert_eq!(alias.stdout, product.stdout, "{args:?}");
+        assert_eq!(alias.stderr, product.stderr, "{args:?}");
+    }
+}
+
+#[test]
 fn help_and_version_exit_0_and_usage_mistakes_exit_2() {
     for args in [&["serve", "--help"][..], &["help"], &["call", "x", "-h"]] {
         let out = run_cli(args, &Env::new());
@@ -35,7 +50,7 @@ fn help_and_version_exit_0_and_usage_mistakes_exit_2() {
     assert_eq!(version.status.code(), Some(0));
     assert_eq!(
         version.stdout.trim(),
-        format!("host-harness {}", env!("CARGO_PKG_VERSION"))
+        format!("media-mcp {}", env!("CARGO_PKG_VERSION"))
     );
     for (args, named) in [
         (&[][..], "subcommand"),
@@ -49,11 +64,8 @@ fn help_and_version_exit_0_and_usage_mistakes_exit_2() {
         assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
         assert!(out.stderr.contains(named), "{args:?}: {}", out.stderr);
         assert!(
-            out.stderr.starts_with("host-harness: ")
-                && out
-                    .stderr
-                    .trim_end()
-                    .ends_with("Try 'host-harness --help'."),
+            out.stderr.starts_with("media-mcp: ")
+                && out.stderr.trim_end().ends_with("Try 'media-mcp --help'."),
             "{args:?}: {}",
             out.stderr
         );
@@ -81,7 +93,7 @@ fn completions_are_printed_for_each_shell_and_parse() {
         for word in ["serve", "tools", "call", "completions", "principal"] {
             assert!(out.stdout.contains(word), "{shell} script lacks {word}");
         }
-        let path = dir.join(format!("host-harness.{shell}"));
+        let path = dir.join(format!("media-mcp.{shell}"));
         std::fs::write(&path, &out.stdout).unwrap();
         if let Some(parsed) = run_shell(shell, &["-n", path.to_str().unwrap()]) {
             assert!(
@@ -102,7 +114,7 @@ fn bash_completes(script: &std::path::Path, line: &[&str]) -> Option<String> {
         .join(" ");
     let program = format!(
         "source '{}'; COMP_WORDS=({words}); COMP_CWORD={}; \
-         _host__harness host-harness '{}' '{}'; echo \"${{COMPREPLY[*]}}\"",
+         _media__mcp media-mcp '{}' '{}'; echo \"${{COMPREPLY[*]}}\"",
         script.display(),
         line.len() - 1,
         line[line.len() - 1],
@@ -120,23 +132,23 @@ fn bash_completes(script: &std::path::Path, line: &[&str]) -> Option<String> {
 #[test]
 fn bash_and_fish_complete_subcommands_and_their_flags() {
     let dir = fresh_dir("completing");
-    let bash = dir.join("host-harness.bash");
+    let bash = dir.join("media-mcp.bash");
     std::fs::write(&bash, run_cli(&["completions", "bash"], &Env::new()).stdout).unwrap();
     let cases: [(&[&str], &str); 4] = [
-        (&["host-harness", "c"], "call completions"),
-        (&["host-harness", "completions", ""], "bash zsh fish"),
-        (&["host-harness", "call", "t", "--pr"], "--principal"),
-        (&["host-harness", "serve", "--ht"], "--http"),
+        (&["media-mcp", "c"], "call completions"),
+        (&["media-mcp", "completions", ""], "bash zsh fish"),
+        (&["media-mcp", "call", "t", "--pr"], "--principal"),
+        (&["media-mcp", "serve", "--ht"], "--http"),
     ];
     for (line, expected) in cases {
         if let Some(offered) = bash_completes(&bash, line) {
             assert!(offered.contains(expected), "bash {line:?}: {offered:?}");
         }
     }
-    let fish = dir.join("host-harness.fish");
+    let fish = dir.join("media-mcp.fish");
     std::fs::write(&fish, run_cli(&["completions", "fish"], &Env::new()).stdout).unwrap();
     let program = format!(
-        "source '{}'; complete -C'host-harness call t --pr'; complete -C'host-harness c'",
+        "source '{}'; complete -C'media-mcp call t --pr'; complete -C'media-mcp c'",
         fish.display()
     );
     if let Some(out) = run_shell("fish", &["-c", &program]) {

@@ -16,7 +16,7 @@ const ALICE: &str = "alice-token-0123456789abcdef";
 const BOB: &str = "bob-token-0123456789abcdef01";
 const PROXY: &str = "proxy-token-0123456789abcdef";
 
-/// A running `host-harness serve --http 127.0.0.1:0`; killed when dropped.
+/// A running `media-mcp serve --http 127.0.0.1:0`; killed when dropped.
 struct Server {
     child: Child,
     addr: SocketAddr,

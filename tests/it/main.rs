@@ -1,5 +1,5 @@
 //! The integration tests: one binary, one module per topic. They run the release harness
-//! (`target/release/host-harness`) on the real component (`target/media_mcp.wasm`) against
+//! (`target/release/media-mcp`) on the real component (`target/media_mcp.wasm`) against
 //! [`FakeOmbi`](media_mcp_fakes::ombi::FakeOmbi) on loopback, over real stdio pipes.
 //!
 //! * `component`: what the built components (plugin, HTTP composition) import, their sizes;

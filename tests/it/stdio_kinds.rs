@@ -59,7 +59,7 @@ fn serve_answers_over_socket_pairs_and_leaves_them_blocking() {
         .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs_in)))
         .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs_out)))
         .spawn()
-        .expect("spawning host-harness");
+        .expect("spawning media-mcp");
     ours_out
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
@@ -97,7 +97,7 @@ fn serve_widens_its_stdout_pipe_to_hold_a_whole_listing() {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("spawning host-harness");
+        .expect("spawning media-mcp");
     let mut input = child.stdin.take().unwrap();
     let mut reader = BufReader::new(child.stdout.take().unwrap());
     input.write_all(session().as_bytes()).unwrap();

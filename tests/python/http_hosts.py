@@ -66,7 +66,7 @@ def wait_for_port(port: int, proc: subprocess.Popen, log: Path):
 
 # The harness binary: the release build the tests run, or the one `HOST_HARNESS` names
 # (scripts/bench.sh points it at the `dist` build it measures).
-HARNESS = Path(os.environ.get("HOST_HARNESS") or ROOT / "target" / "release" / "host-harness")
+HARNESS = Path(os.environ.get("HOST_HARNESS") or ROOT / "target" / "release" / "media-mcp")
 HARNESS_CACHE = ROOT / "target" / "tmp" / "media-mcp-py-cache"
 
 # The two hosts of the HTTP transport the tests run: the same component, the same MCP.
@@ -95,7 +95,7 @@ class HttpServer:
             args.append(str(HTTP_COMPONENT))
         elif host == "host-harness serve --http":
             if not HARNESS.is_file():
-                raise RuntimeError(f"{HARNESS} is missing: cargo build --release -p host-harness")
+                raise RuntimeError(f"{HARNESS} is missing: ./scripts/build-native.sh")
             child_env.setdefault("MEDIA_MCP_CACHE_DIR", str(HARNESS_CACHE))
             child_env.setdefault("MEDIA_MCP_COMPONENT", str(HTTP_COMPONENT))
             args = [str(HARNESS), "serve", "--http", f"127.0.0.1:{self.port}"]

@@ -1,6 +1,6 @@
 """The official MCP Python client (mcp==2.3.0) against the harness over stdio.
 
-The harness (target/release/host-harness) runs the real component (target/media_mcp.wasm)
+The harness (target/release/media-mcp) runs the real component (target/media_mcp.wasm)
 against a fake Ombi on loopback (fake_ombi.py, serving tests/fixtures/ombi). The client lists
 the tools and calls them; each structuredContent is validated against the tool's outputSchema
 with jsonschema (the client validates it too, and raises when it does not match). The canary
@@ -25,7 +25,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 import fake_ombi  # noqa: E402
 
-HARNESS = ROOT / "target" / "release" / "host-harness"
+HARNESS = ROOT / "target" / "release" / "media-mcp"
 DEMO = ROOT / "target" / "release" / "media-mcp-demo"
 COMPONENT = ROOT / "target" / "media_mcp.wasm"
 CACHE = ROOT / "target" / "tmp" / "media-mcp-py-cache"
@@ -40,7 +40,7 @@ TOUR = [
 
 def require_artifacts():
     for path, how in (
-        (HARNESS, "cargo build --release -p host-harness"),
+        (HARNESS, "./scripts/build-native.sh"),
         (DEMO, "cargo build --release -p media-mcp-demo"),
         (COMPONENT, "scripts/build-component.sh"),
     ):

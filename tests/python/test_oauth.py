@@ -271,7 +271,7 @@ def test_the_harness_allows_the_issuer_origin_only_and_sends_it_no_key(host, ser
 def test_the_harness_refuses_an_issuer_on_an_upstream_origin(upstream, tmp_path):
     from http_hosts import HARNESS, HARNESS_CACHE, HTTP_COMPONENT
     if not HARNESS.is_file():
-        pytest.fail(f"{HARNESS} is missing: cargo build --release -p host-harness")
+        pytest.fail(f"{HARNESS} is missing: ./scripts/build-native.sh")
     key, _log, url = upstream
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMBI_", "MOVIEPILOT_", "MEDIA_MCP_"))}
     env.update(OMBI_URL=url, OMBI_API_KEY=key, MEDIA_MCP_HTTP_AUTH="oauth",

@@ -2,7 +2,7 @@
 //! process spoken to over real stdio pipes ([`Harness`]), one-shot CLI runs ([`run_cli`]), and
 //! secret checks. The fake upstreams are `media-mcp-fakes`.
 //!
-//! The tests run the **release** harness binary (`target/release/host-harness`) with the real
+//! The tests run the **release** harness binary (`target/release/media-mcp`) with the real
 //! component (`target/media_mcp.wasm`); `scripts/test.sh` builds both first.
 
 use std::collections::VecDeque;
@@ -30,8 +30,13 @@ pub fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// `target/release/host-harness`; panics with the command to build it when missing.
+/// `target/release/media-mcp`; panics with the command to build it when missing.
 pub fn harness_binary() -> PathBuf {
+    release_binary("media-mcp")
+}
+
+/// `target/release/host-harness`, the same program under the name earlier releases installed.
+pub fn harness_alias_binary() -> PathBuf {
     release_binary("host-harness")
 }
 
@@ -40,11 +45,11 @@ pub fn demo_binary() -> PathBuf {
     release_binary("media-mcp-demo")
 }
 
-fn release_binary(package: &str) -> PathBuf {
-    let path = target_dir().join("release").join(package);
+fn release_binary(name: &str) -> PathBuf {
+    let path = target_dir().join("release").join(name);
     assert!(
         path.is_file(),
-        "{} is missing: build it with `cargo build --release -p {package}`, or run scripts/test.sh",
+        "{} is missing: build it with `./scripts/build-native.sh`, or run scripts/test.sh",
         path.display()
     );
     path
@@ -153,7 +158,7 @@ pub struct Finished {
     pub stderr: String,
 }
 
-/// Runs `host-harness ARGS` to completion (60 s at most) with `env` and no stdin.
+/// Runs `media-mcp ARGS` to completion (60 s at most) with `env` and no stdin.
 pub fn run_cli(args: &[&str], env: &Env) -> Finished {
     run_binary(harness_binary(), args, env)
 }
@@ -163,7 +168,8 @@ pub fn run_demo(args: &[&str], env: &Env) -> Finished {
     run_binary(demo_binary(), args, env)
 }
 
-fn run_binary(binary: PathBuf, args: &[&str], env: &Env) -> Finished {
+/// Runs `binary ARGS` to completion (60 s at most) with `env` and no stdin.
+pub fn run_binary(binary: PathBuf, args: &[&str], env: &Env) -> Finished {
     let _ = component_file();
     let mut command = Command::new(binary);
     command
@@ -172,7 +178,7 @@ fn run_binary(binary: PathBuf, args: &[&str], env: &Env) -> Finished {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     env.apply(&mut command);
-    let mut child = command.spawn().expect("spawning host-harness");
+    let mut child = command.spawn().expect("spawning media-mcp");
     let stdout = drain(child.stdout.take().expect("stdout"));
     let stderr = drain(child.stderr.take().expect("stderr"));
     let status = wait_with_deadline(&mut child, RESPONSE_TIMEOUT);
@@ -199,13 +205,13 @@ fn wait_with_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("host-harness did not exit within {limit:?}");
+            panic!("media-mcp did not exit within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-/// A running `host-harness serve` spoken to over its stdio pipes.
+/// A running `media-mcp serve` spoken to over its stdio pipes.
 pub struct Harness {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -219,7 +225,7 @@ pub struct Harness {
 }
 
 impl Harness {
-    /// Starts `host-harness ARGS` with `env`.
+    /// Starts `media-mcp ARGS` with `env`.
     pub fn spawn(args: &[&str], env: &Env) -> Harness {
         let _ = component_file();
         let mut command = Command::new(harness_binary());
@@ -229,7 +235,7 @@ impl Harness {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         env.apply(&mut command);
-        let mut child = command.spawn().expect("spawning host-harness");
+        let mut child = command.spawn().expect("spawning media-mcp");
         let (tx, messages) = channel();
         let stdout_raw = Arc::new(Mutex::new(String::new()));
         let stderr_raw = Arc::new(Mutex::new(String::new()));
@@ -272,7 +278,7 @@ impl Harness {
         }
     }
 
-    /// Starts `host-harness serve` and completes the handshake at `version`.
+    /// Starts `media-mcp serve` and completes the handshake at `version`.
     pub fn serve_initialized(env: &Env, version: &str) -> Harness {
         let mut h = Harness::spawn(&["serve"], env);
         let result = h.initialize(version);

@@ -69,7 +69,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Version => {
-            println!("host-harness {}", env!("CARGO_PKG_VERSION"));
+            println!("media-mcp {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve(common) => {
@@ -118,7 +118,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     .call(&name, Some(arguments), principal)
                     .await
                     .map_err(|e| {
-                        anyhow::anyhow!("{} (`host-harness tools` lists the tools)", e.message)
+                        anyhow::anyhow!("{} (`media-mcp tools` lists the tools)", e.message)
                     })?;
                 let shown = result
                     .structured_content
@@ -169,12 +169,14 @@ fn component_file(settings: &Settings, file: &str) -> anyhow::Result<PathBuf> {
         Some(path) if path.is_file() => Ok(path),
         Some(path) => anyhow::bail!(
             "no component found: looked for {}; build it with scripts/build-component.sh, \
-             or pass --component PATH / set MEDIA_MCP_COMPONENT",
-            path.display()
+             or pass --component PATH / set {}",
+            path.display(),
+            COMPONENT.name
         ),
         None => anyhow::bail!(
             "no component found at <executable dir>/../{file}; build it with scripts/build-component.sh, \
-             or pass --component PATH / set MEDIA_MCP_COMPONENT"
+             or pass --component PATH / set {}",
+            COMPONENT.name
         ),
     }
 }
@@ -636,4 +638,27 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
     .await?;
     crate::log_info!("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The whole program: parse the command line, run it, turn the outcome into an exit status.
+/// Errors are printed once, here, to stderr; stdout stays reserved for the command's output
+/// (for `serve`, the MCP protocol).
+pub fn main() -> ExitCode {
+    skip_error_backtraces();
+    let command = match crate::cli::parse(std::env::args_os().skip(1)) {
+        Ok(command) => command,
+        Err(usage) => {
+            eprintln!("{}: {usage}", crate::cli::BIN);
+            eprintln!("Try '{} --help'.", crate::cli::BIN);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match run(command) {
+        Ok(code) => code,
+        Err(error) => {
+            // `{:#}` prints the whole context chain on one line.
+            eprintln!("{}: error: {error:#}", crate::cli::BIN);
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
 }

@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use clap::{ArgAction, Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Kind, Overrides, PASSTHROUGH_PREFIXES, SECRET_SUFFIXES, Scope, VARIABLES};
+use media_mcp_wire::upstreams::UPSTREAMS;
+use media_mcp_wire::variables::PASS_KEY_TO_GUEST;
 
 /// Flags every subcommand accepts, as typed. Programs built on the harness (the demo) flatten
 /// them into their own command line and turn them into [`Common`].
@@ -91,7 +93,7 @@ pub enum Command {
     Completions(Shell),
 }
 
-/// The shells `host-harness completions` writes scripts for.
+/// The shells `media-mcp completions` writes scripts for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Shell {
     /// GNU Bash.
@@ -105,7 +107,7 @@ pub enum Shell {
 /// The command line as clap sees it.
 #[derive(Debug, Parser)]
 #[command(
-    name = "host-harness",
+    name = BIN,
     version,
     about = "runs the media-mcp WebAssembly component and serves its tools over MCP",
     propagate_version = true,
@@ -255,7 +257,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     })
 }
 
-const BIN: &str = "host-harness";
+/// The name the binary is installed under (`host-harness` is kept as an alias).
+pub const BIN: &str = "media-mcp";
 
 /// The completion script for `shell`: subcommands, flags and the shells `completions` takes;
 /// zsh's also completes the variables' values ([`with_zsh_variable_values`]).
@@ -277,7 +280,7 @@ pub fn completions(shell: Shell) -> String {
 
 /// The zsh script, also completing each variable of [`VARIABLES`] where it is assigned
 /// (`MEDIA_MCP_LOG=<TAB>`, zsh's `-value-,NAME,-default-` contexts): its `--help` description,
-/// with its words for a switch or a choice and file names for a path. `_host-harness` is
+/// with its words for a switch or a choice and file names for a path. `_media-mcp` is
 /// registered for those contexts (by the `#compdef` line when autoloaded, by `compdef` when
 /// sourced) and answers them before anything else.
 fn with_zsh_variable_values(script: &str) -> String {
@@ -286,7 +289,7 @@ fn with_zsh_variable_values(script: &str) -> String {
         .map(|v| format!("-value-,{},-default-", v.name))
         .collect::<Vec<_>>()
         .join(" ");
-    let mut values = String::from("_host-harness_variable_value() {\n    case $service in\n");
+    let mut values = String::from("_media-mcp_variable_value() {\n    case $service in\n");
     for v in VARIABLES {
         let description = zsh_quoted(&format!("{}: {}", v.name, v.described()));
         let complete = match v.kind {
@@ -312,13 +315,13 @@ fn with_zsh_variable_values(script: &str) -> String {
             1,
         )
         .replacen(
-            "_host-harness() {\n",
-            "_host-harness() {\n    if [[ $service == -value-,* ]]; then\n        _host-harness_variable_value\n        return\n    fi\n",
+            "_media-mcp() {\n",
+            "_media-mcp() {\n    if [[ $service == -value-,* ]]; then\n        _media-mcp_variable_value\n        return\n    fi\n",
             1,
         )
         .replacen(
-            &format!("    compdef _host-harness {BIN}\n"),
-            &format!("    compdef _host-harness {BIN} {contexts}\n"),
+            &format!("    compdef _media-mcp {BIN}\n"),
+            &format!("    compdef _media-mcp {BIN} {contexts}\n"),
             1,
         )
 }
@@ -407,7 +410,7 @@ fn entry(name: &str, description: &str, column: usize) -> String {
     text
 }
 
-/// The `--help` lines of the [`CommonArgs`] flags (`host-harness` and the demo share them).
+/// The `--help` lines of the [`CommonArgs`] flags (`media-mcp` and the demo share them).
 pub fn common_flags_help() -> String {
     flags_help(&CommonArgs::augment_args(clap::Command::new(BIN)), None)
 }
@@ -425,19 +428,19 @@ pub fn help() -> String {
         }
     }
     let mut text = format!(
-        "host-harness: runs the media-mcp WebAssembly component and serves its tools over MCP.
+        "media-mcp: runs the media-mcp WebAssembly component and serves its tools over MCP.
 
 USAGE:
-    host-harness serve                 MCP over stdin/stdout (stdout carries only the protocol)
-    host-harness serve --http ADDR     MCP Streamable HTTP on ADDR (127.0.0.1:8080), stateless, by
-                                       running media_mcp_http.wasm (beside media_mcp.wasm, or
-                                       --component); MEDIA_MCP_HTTP_* configure it (see README)
-    host-harness tools                 list the tools, for people
-    host-harness call NAME ['JSON']    call one tool; prints the result as pretty JSON,
-                                       exit status 1 when the result is an error
-    host-harness completions SHELL     print a completion script for bash, zsh or fish, e.g.
-                                       host-harness completions bash > \\
-                                         ~/.local/share/bash-completion/completions/host-harness
+    media-mcp serve                 MCP over stdin/stdout (stdout carries only the protocol)
+    media-mcp serve --http ADDR     MCP Streamable HTTP on ADDR (127.0.0.1:8080), stateless, by
+                                    running media_mcp_http.wasm (beside media_mcp.wasm, or
+                                    --component); MEDIA_MCP_HTTP_* configure it (see README)
+    media-mcp tools                 list the tools, for people
+    media-mcp call NAME ['JSON']    call one tool; prints the result as pretty JSON,
+                                    exit status 1 when the result is an error
+    media-mcp completions SHELL     print a completion script for bash, zsh or fish, e.g.
+                                    media-mcp completions bash > \\
+                                      ~/.local/share/bash-completion/completions/media-mcp
 
 FLAGS:
 {flags}
@@ -483,11 +486,16 @@ pub fn variables_help() -> String {
     text.push('\n');
     text.push_str(&paragraph(&format!(
         "The component sees only {} (as checked at start), {} (unchanged), and those other \
-         variables; the keys only with MEDIA_MCP_PASS_KEY_TO_GUEST. It may reach only the \
-         origins (scheme, host, port) of OMBI_URL and MOVIEPILOT_URL. Logs go to stderr and \
-         never contain keys or request headers.",
+         variables; the keys only with {}. It may reach only the origins (scheme, host, port) \
+         of {}. Logs go to stderr and never contain keys or request headers.",
         names(Scope::Both),
         names(Scope::Guest),
+        PASS_KEY_TO_GUEST.name,
+        UPSTREAMS
+            .iter()
+            .map(|u| u.url.name)
+            .collect::<Vec<_>>()
+            .join(" and "),
     )));
     text
 }

@@ -1,4 +1,4 @@
-//! # host-harness
+//! # host-harness (the `media-mcp` binary)
 //!
 //! Runs the `media-mcp` WebAssembly component (`wit/world.wit`, world `plugin`) inside wasmtime
 //! and publishes its tools over MCP on stdio. The component holds the Ombi logic; this crate is
@@ -28,7 +28,7 @@
 //! other.
 //!
 //! ```text
-//! OMBI_URL=https://ombi.example OMBI_API_KEY=... host-harness serve
+//! OMBI_URL=https://ombi.example OMBI_API_KEY=... media-mcp serve
 //! ```
 
 #![warn(missing_docs)]

@@ -55,7 +55,7 @@ pub(crate) fn harness(root: &Path) -> PathBuf {
     HARNESS
         .get()
         .cloned()
-        .unwrap_or_else(|| root.join("target/release/host-harness"))
+        .unwrap_or_else(|| root.join("target/release/media-mcp"))
 }
 
 fn repo_root() -> PathBuf {
@@ -83,7 +83,7 @@ fn main() -> anyhow::Result<()> {
                      (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
                      alone and prints them, --only=upstream the upstream connection-reuse rows; a list\n\
                      picks which servers besides the floor and ours to measure, for iterating on one row;\n\
-                     --harness= names the host-harness binary measured, target/release/host-harness by default)"
+                     --harness= names the harness binary measured, target/release/media-mcp by default)"
                 );
                 return Ok(());
             }

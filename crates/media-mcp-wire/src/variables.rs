@@ -208,7 +208,7 @@ pub const OMBI_URL: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Url,
     section: Section::Upstreams,
-    doc: "Ombi base URL including any reverse-proxy path prefix (`https://host/ombi`). Unset: no Ombi tools are listed. Set but unusable (for hosts that do not check it first): only an `ombi_status` tool is listed, whose description and result name every configuration problem (`host-harness tools` lists it). The harness refuses an unusable URL at start.",
+    doc: "Ombi base URL including any reverse-proxy path prefix (`https://host/ombi`). Unset: no Ombi tools are listed. Set but unusable (for hosts that do not check it first): only an `ombi_status` tool is listed, whose description and result name every configuration problem (`media-mcp tools` lists it). The harness refuses an unusable URL at start.",
 };
 
 pub const OMBI_API_KEY: Variable = Variable {

@@ -180,9 +180,9 @@ fn help_names_every_subcommand_and_flag_of_the_parser() {
     let subcommands = cli.get_subcommands().collect::<Vec<_>>();
     assert!(subcommands.len() >= 4, "{subcommands:?}");
     for sub in std::iter::once(&cli).chain(subcommands) {
-        if sub.get_name() != "host-harness" {
+        if sub.get_name() != "media-mcp" {
             assert!(
-                help.contains(&format!("host-harness {}", sub.get_name())),
+                help.contains(&format!("media-mcp {}", sub.get_name())),
                 "{}",
                 sub.get_name()
             );
@@ -273,10 +273,7 @@ fn zsh_completes_the_value_of_every_variable_of_the_table() {
     let header = script.lines().next().unwrap();
     let sourced = script
         .lines()
-        .find(|l| {
-            l.trim_start()
-                .starts_with("compdef _host-harness host-harness")
-        })
+        .find(|l| l.trim_start().starts_with("compdef _media-mcp media-mcp"))
         .unwrap();
     for v in VARIABLES {
         let context = format!(" -value-,{},-default-", v.name);
@@ -296,7 +293,7 @@ fn zsh_completes_the_value_of_every_variable_of_the_table() {
             _ => assert!(arm.contains(&v.described().replace('\'', "'\\''")), "{arm}"),
         }
     }
-    let answers_first = "_host-harness() {\n    if [[ $service == -value-,* ]]; then";
+    let answers_first = "_media-mcp() {\n    if [[ $service == -value-,* ]]; then";
     assert!(script.contains(answers_first));
 }
 
@@ -318,6 +315,6 @@ fn completions_cover_the_subcommands_in_each_shell() {
         }
     }
     assert!(completions(Shell::Bash).contains("complete -F"));
-    assert!(completions(Shell::Zsh).starts_with("#compdef host-harness"));
-    assert!(completions(Shell::Fish).contains("complete -c host-harness"));
+    assert!(completions(Shell::Zsh).starts_with("#compdef media-mcp"));
+    assert!(completions(Shell::Fish).contains("complete -c media-mcp"));
 }
