@@ -30,12 +30,15 @@ fn help_documents_every_variable() {
 #[test]
 fn the_host_harness_alias_runs_the_same_program() {
     let env = Env::new();
+    // `tools` logs its load time on stderr, so only its status and stdout are compared.
     for args in [&["--version"][..], &["tools"], &["serve", "--ht"]] {
         let product = run_cli(args, &env);
         let alias = run_binary(harness_alias_binary(), args, &env);
         assert_eq!(alias.status.code(), product.status.code(), "{args:?}");
         assert_eq!(alias.stdout, product.stdout, "{args:?}");
-        assert_eq!(alias.stderr, product.stderr, "{args:?}");
+        if args != ["tools"] {
+            assert_eq!(alias.stderr, product.stderr, "{args:?}");
+        }
     }
 }
 

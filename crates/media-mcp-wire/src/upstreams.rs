@@ -112,7 +112,11 @@ mod tests {
             assert!(key.doc.contains(&header), "{} doc", key.name);
             assert!(key.doc.contains(&length), "{} doc", key.name);
             for path in u.keyless_paths {
-                assert!(key.doc.contains(&alloc::format!("`{path}`")), "{} doc", key.name);
+                assert!(
+                    key.doc.contains(&alloc::format!("`{path}`")),
+                    "{} doc",
+                    key.name
+                );
             }
         }
     }
