@@ -216,6 +216,27 @@ fn pass_key_mode_lets_the_component_send_the_key() {
 }
 
 #[test]
+fn a_key_read_from_a_file_with_a_trailing_newline_reaches_ombi() {
+    let key = canary_key();
+    let fake = FakeOmbi::start(&key).unwrap();
+    let file = media_mcp_tests::fresh_dir("secret").join("ombi_api_key");
+    std::fs::write(&file, format!("{key}\n")).unwrap();
+    let env = Env::new()
+        .set("OMBI_URL", &fake.url())
+        .set("OMBI_API_KEY_FILE", file.to_str().unwrap());
+    let mut h = Harness::serve_initialized(&env, "2025-11-25");
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    assert_eq!(
+        fake.requests().last().unwrap().api_key.as_deref(),
+        Some(key.as_str())
+    );
+    let done = h.finish();
+    assert_no_secret(&done.stdout, &key, "stdout");
+    assert_no_secret(&done.stderr, &key, "stderr");
+}
+
+#[test]
 fn an_ombi_url_with_a_path_prefix_is_followed() {
     let key = canary_key();
     let fake = FakeOmbi::builder(&key).base_path("/ombi").start().unwrap();

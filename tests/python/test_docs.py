@@ -150,8 +150,11 @@ def test_relative_links_resolve(doc):
 
 
 def table_variables():
-    """The variable names of the table (every `name:` of crates/media-mcp-wire/src/variables.rs)."""
-    return set(re.findall(r'\bname:\s*"([A-Z0-9_]+)"', VARIABLES.read_text()))
+    """The variable names of the table (every `name:` of crates/media-mcp-wire/src/variables.rs),
+    and `NAME_FILE` for each secret (`secret: true`)."""
+    text = VARIABLES.read_text()
+    secrets = re.findall(r'\bname:\s*"([A-Z0-9_]+)"[^}]*?\bsecret:\s*true', text)
+    return set(re.findall(r'\bname:\s*"([A-Z0-9_]+)"', text)) | {f"{n}_FILE" for n in secrets}
 
 
 def test_the_configuration_reference_names_exactly_the_tables_variables():

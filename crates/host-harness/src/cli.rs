@@ -475,6 +475,19 @@ pub fn variables_help() -> String {
         ),
         VARIABLE_COLUMN,
     ));
+    let secrets = VARIABLES
+        .iter()
+        .filter_map(|v| v.file_variable())
+        .collect::<Vec<_>>()
+        .join(", ");
+    text.push_str(&entry(
+        "NAME_FILE",
+        &format!(
+            "a file holding a secret instead of the secret itself ({secrets}); one trailing \
+             line end is dropped. Setting both NAME and NAME_FILE is an error."
+        ),
+        VARIABLE_COLUMN,
+    ));
     let names = |scope| {
         VARIABLES
             .iter()

@@ -33,8 +33,21 @@ pub fn values(kind: Kind) -> String {
     }
 }
 
+/// A variable's `values` cell: its kind's values, and for a secret the file variable that
+/// may hold it instead.
+pub fn values_cell(v: &Variable) -> String {
+    let mut cell = values(v.kind);
+    if let Some(file) = v.file_variable() {
+        if v.kind != Kind::Secret {
+            cell.push_str(", secret");
+        }
+        cell.push_str(&format!("; or a file: `{file}`"));
+    }
+    cell
+}
+
 fn row(v: &Variable) -> String {
-    format!("| `{}` | {} | {} |\n", v.name, values(v.kind), v.doc)
+    format!("| `{}` | {} | {} |\n", v.name, values_cell(v), v.doc)
 }
 
 /// `section`'s table: a header and one row per variable, in `--help` order.
@@ -93,6 +106,20 @@ mod tests {
         assert_eq!(values(number), "1–600, default 60");
         assert_eq!(values(Kind::Choice(&["a", "b"])), "one of `a`, `b`");
         assert_eq!(values(Kind::List), "comma list");
+    }
+
+    #[test]
+    fn a_secret_s_cell_names_its_file_variable() {
+        use crate::variables::{HTTP_TOKENS, OMBI_API_KEY, OMBI_URL};
+        assert_eq!(
+            values_cell(&OMBI_API_KEY),
+            "secret; or a file: `OMBI_API_KEY_FILE`"
+        );
+        assert_eq!(
+            values_cell(&HTTP_TOKENS),
+            "text, secret; or a file: `MEDIA_MCP_HTTP_TOKENS_FILE`"
+        );
+        assert_eq!(values_cell(&OMBI_URL), "URL");
     }
 
     #[test]

@@ -112,6 +112,9 @@ pub struct Variable {
     pub section: Section,
     /// The reference's text for it (markdown, one table cell).
     pub doc: &'static str,
+    /// A credential: never logged or echoed, and also read from the file `NAME_FILE` names
+    /// (Docker and compose secrets).
+    pub secret: bool,
 }
 
 impl Variable {
@@ -126,10 +129,25 @@ impl Variable {
         }
     }
 
+    /// The variable naming a file that holds this secret's value (`OMBI_API_KEY_FILE`);
+    /// `None` for a variable that is not a secret.
+    pub fn file_variable(&self) -> Option<String> {
+        self.secret.then(|| format!("{}{FILE_SUFFIX}", self.name))
+    }
+
     /// Whether a component reads it (scope guest or both).
     pub fn is_guest(&self) -> bool {
         self.scope != Scope::Host
     }
+}
+
+/// What a secret's name is suffixed with to name a file holding it (see [`Variable::secret`]).
+pub const FILE_SUFFIX: &str = "_FILE";
+
+/// The secret whose file variable (`NAME_FILE`) is `name`.
+pub fn secret_of_file_variable(name: &str) -> Option<&'static Variable> {
+    let secret = name.strip_suffix(FILE_SUFFIX)?;
+    VARIABLES.iter().find(|v| v.secret && v.name == secret)
 }
 
 /// Every variable, in `--help` order.
@@ -208,6 +226,7 @@ pub const OMBI_URL: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Url,
     section: Section::Upstreams,
+    secret: false,
     doc: "Ombi base URL including any reverse-proxy path prefix (`https://host/ombi`). Unset: no Ombi tools are listed. Set but unusable (for hosts that do not check it first): only an `ombi_status` tool is listed, whose description and result name every configuration problem (`media-mcp tools` lists it). The harness refuses an unusable URL at start.",
 };
 
@@ -217,6 +236,7 @@ pub const OMBI_API_KEY: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Secret,
     section: Section::Upstreams,
+    secret: true,
     doc: "Ombi API key, required with `OMBI_URL`, at least 8 characters (so that removing it from results cannot hit ordinary text). The harness adds it as the `ApiKey` header on requests to the Ombi origin, except `/health`, which Ombi serves without a key.",
 };
 
@@ -226,6 +246,7 @@ pub const OMBI_USER: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Text,
     section: Section::Upstreams,
+    secret: false,
     doc: "The Ombi user calls act as by default, sent as `UserName`: printable ASCII, at most 256 characters, no comma, checked at start. Set but empty is an error: leave it unset to act as the key's administrator (see [Acting as a user](#acting-as-a-user)). Over stdio a call can name another user in `_meta[\"media-mcp/principal\"]`.",
 };
 
@@ -235,6 +256,7 @@ pub const MOVIEPILOT_URL: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Url,
     section: Section::Upstreams,
+    secret: false,
     doc: "MoviePilot's MCP endpoint itself, base path included (`https://mp.example.com/api/v1/mcp`): http or https, no credentials, query or fragment. Unset: no MoviePilot backend. See [the MoviePilot guide](../guide/moviepilot.md).",
 };
 
@@ -244,6 +266,7 @@ pub const MOVIEPILOT_API_KEY: Variable = Variable {
     scope: Scope::Both,
     kind: Kind::Secret,
     section: Section::Upstreams,
+    secret: true,
     doc: "MoviePilot's `API_TOKEN`, required with the URL, at least 8 characters; injected as `X-API-KEY`.",
 };
 
@@ -253,6 +276,7 @@ pub const MOVIEPILOT_ALLOW_DB_WRITES: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Switch,
     section: Section::MoviePilot,
+    secret: false,
     doc: "Lets `database_operation` run `write`, and `query` with `write: true`; default off.",
 };
 
@@ -262,6 +286,7 @@ pub const MOVIEPILOT_ALLOW_SECRETS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Switch,
     section: Section::MoviePilot,
+    secret: false,
     doc: "Lets `database_operation` use `show_secrets`; default off.",
 };
 
@@ -271,6 +296,7 @@ pub const MOVIEPILOT_API_ALLOW: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::List,
     section: Section::MoviePilot,
+    secret: false,
     doc: "Comma list: only these `moviepilot_api` operation ids run; default unset (all).",
 };
 
@@ -280,6 +306,7 @@ pub const MOVIEPILOT_API_DENY: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::List,
     section: Section::MoviePilot,
+    secret: false,
     doc: "Comma list: these operation ids never run; default empty.",
 };
 
@@ -289,6 +316,7 @@ pub const MOVIEPILOT_DEADLINES: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::MoviePilot,
+    secret: false,
     doc: "`name=ms,...` per tool name or operation id; default `search.torrents=300000`.",
 };
 
@@ -298,6 +326,7 @@ pub const MOVIEPILOT_SCHEMA_MODE: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Choice(&["compact", "full"]),
     section: Section::MoviePilot,
+    secret: false,
     doc: "`compact`: large input schemas are published as MoviePilot's compact projection (top-level object, required fields, the operation/action enum) and `moviepilot_input_contract` returns the full input schema of one operation on demand; `full`: every schema complete (MoviePilot's `moviepilot_api` alone is about 0.5 MB); default `compact`.",
 };
 
@@ -307,6 +336,7 @@ pub const OMBI_CA_FILE: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Path,
     section: Section::Upstreams,
+    secret: false,
     doc: "PEM file of one or more CA certificates (a private CA, or a self-signed server certificate) trusted in addition to the built-in web roots, for the Ombi origin only. Read and checked at start: an unreadable file or one without a certificate stops the harness with an error naming the variable. There is no way to turn certificate verification off; a certificate that does not verify is reported in the call's error (`certificate not trusted: UnknownIssuer`).",
 };
 
@@ -316,6 +346,7 @@ pub const MOVIEPILOT_CA_FILE: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Path,
     section: Section::Upstreams,
+    secret: false,
     doc: "PEM file of one or more CA certificates (a private CA, or a self-signed server certificate) trusted in addition to the built-in web roots, for the MoviePilot origin only. Read and checked at start: an unreadable file or one without a certificate stops the harness with an error naming the variable. There is no way to turn certificate verification off; a certificate that does not verify is reported in the call's error (`certificate not trusted: UnknownIssuer`).",
 };
 
@@ -332,6 +363,7 @@ pub const UPSTREAM_MAX_IDLE: Variable = Variable {
         default: 16,
     },
     section: Section::Upstreams,
+    secret: false,
     doc: "Idle keep-alive connections kept per upstream origin, 0–256 (default 16). Calls reuse them (no TCP or TLS handshake per call); an idle connection is closed after 30 s, or earlier by the upstream (the next request then opens a new one). `0` opens a connection for every request.",
 };
 
@@ -348,6 +380,7 @@ pub const WORKER_THREADS: Variable = Variable {
         default: 1,
     },
     section: Section::Limits,
+    secret: false,
     doc: "Worker threads that run calls and connections, 0–256; `0` is one per CPU core. Unset: `1` for `serve` over stdio, one per CPU core for `serve --http`, `tools` and `call`. A stdio server has one client whose calls mostly wait on the upstream; with one worker no call is handed between threads, which on 2 cores took 10–15 % off the CPU of a sequential call and a few per cent off the throughput at 32 calls in flight ([crates/media-mcp-bench/NOTES.md](../../crates/media-mcp-bench/NOTES.md#runtime-shape-one-worker-for-stdio)). Calls still overlap on one worker: the component yields to other calls while it computes.",
 };
 
@@ -357,6 +390,7 @@ pub const READ_ONLY: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Switch,
     section: Section::ToolSelection,
+    secret: false,
     doc: "`1`: list only tools proven read-only and refuse every other call with `FORBIDDEN` naming this setting; nothing is sent. See [SECURITY.md](../SECURITY.md), section 6.",
 };
 
@@ -366,6 +400,7 @@ pub const TOOLS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::List,
     section: Section::ToolSelection,
+    secret: false,
     doc: "Comma list of tool names and globs (`*` any run, `?` one character) to list, e.g. `read_*,write_request_*`; unset: all. A tool left out is not callable (-32602). Each listed tool costs every client context on every turn (the 31 Ombi tools are about 45 KB).",
 };
 
@@ -375,6 +410,7 @@ pub const TOOLS_DENY: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::List,
     section: Section::ToolSelection,
+    secret: false,
     doc: "Comma list of names and globs never to list or call, applied after `MEDIA_MCP_TOOLS` (e.g. `moviepilot_api,write_settings_*`).",
 };
 
@@ -384,6 +420,7 @@ pub const PASS_KEY_TO_GUEST: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Switch,
     section: Section::Upstreams,
+    secret: false,
     doc: "`1`: hand the keys to the component instead of injecting them, for hosts that cannot inject headers. Same as `--pass-key-to-guest`.",
 };
 
@@ -393,6 +430,7 @@ pub const COMPONENT: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Path,
     section: Section::Limits,
+    secret: false,
     doc: "Path of the component (default: `<executable dir>/../media_mcp.wasm`). Same as `--component`.",
 };
 
@@ -402,6 +440,7 @@ pub const CACHE_DIR: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Path,
     section: Section::Limits,
+    secret: false,
     doc: "Cache of compiled components and listings (default: `$XDG_CACHE_HOME/media-mcp` or `~/.cache/media-mcp`). Same as `--cache-dir`.",
 };
 
@@ -415,6 +454,7 @@ pub const CALL_TIMEOUT_SECS: Variable = Variable {
         default: 60,
     },
     section: Section::Limits,
+    secret: false,
     doc: "Host wall-clock limit per call, 1–600. Default 60; 360 with MoviePilot, whose `search.torrents` may take 300 s (the host also lets MoviePilot take up to 330 s to answer, 30 s past the longest MoviePilot deadline and under this limit). It must outlast the component's longest deadline (`MEDIA_MCP_CALL_DEADLINE_MS`, `MEDIA_MCP_MOVIEPILOT_DEADLINES`) by 1 s: the default is raised to fit, an explicit shorter limit is refused at start.",
 };
 
@@ -428,6 +468,7 @@ pub const CALL_DEADLINE_MS: Variable = Variable {
         default: 30_000,
     },
     section: Section::Limits,
+    secret: false,
     doc: "The component's own whole-call deadline for upstream HTTP, 100–600000 ms (default 30000).",
 };
 
@@ -441,6 +482,7 @@ pub const MEMORY_LIMIT_MIB: Variable = Variable {
         default: 64,
     },
     section: Section::Limits,
+    secret: false,
     doc: "Linear-memory limit per call, 16–4096 MiB (default 64).",
 };
 
@@ -454,6 +496,7 @@ pub const PROGRESS_INTERVAL_MS: Variable = Variable {
         default: DEFAULT_PROGRESS_INTERVAL_MS,
     },
     section: Section::Limits,
+    secret: false,
     doc: "How often a call whose request carries `_meta.progressToken` reports progress, 100–600000 ms (default 10000); see [Long calls](../guide/long-calls.md).",
 };
 
@@ -463,6 +506,7 @@ pub const LOG: Variable = Variable {
     scope: Scope::Host,
     kind: Kind::Choice(&["off", "error", "warn", "info", "debug"]),
     section: Section::Limits,
+    secret: false,
     doc: "stderr log level: `off`, `error`, `warn`, `info` (default) or `debug`. Secrets and headers are never logged.",
 };
 
@@ -476,6 +520,7 @@ pub const HTTP_MAX_IN_FLIGHT: Variable = Variable {
         default: 32,
     },
     section: Section::FrontDoor,
+    secret: false,
     doc: "calls run at once; others wait up to the call timeout, then 503",
 };
 
@@ -489,6 +534,7 @@ pub const HTTP_MAX_CONNECTIONS: Variable = Variable {
         default: 1024,
     },
     section: Section::FrontDoor,
+    secret: false,
     doc: "connections held at once, lowered at start to fit the descriptor limit (which the harness raises to its hard limit) less 64 reserved, one upstream socket per call in flight and the upstream pool. At the cap the connection idle the longest is closed to make room; when none is idle, new ones wait in the listen queue. A failed `accept` (out of descriptors, an aborted connection) is logged once per burst and retried with back-off",
 };
 
@@ -502,6 +548,7 @@ pub const HTTP_HEADER_TIMEOUT_SECS: Variable = Variable {
         default: 10,
     },
     section: Section::FrontDoor,
+    secret: false,
     doc: "time a request's headers may take to arrive, counted from their first byte; then the connection is closed without an answer",
 };
 
@@ -515,6 +562,7 @@ pub const HTTP_IDLE_TIMEOUT_SECS: Variable = Variable {
         default: 30,
     },
     section: Section::FrontDoor,
+    secret: false,
     doc: "time a connection may stay open without a request, counted from its own acceptance or its last answer (each connection has its own clock); then it is closed cleanly, and a client retries on a new one",
 };
 
@@ -528,6 +576,7 @@ pub const HTTP_BODY_TIMEOUT_SECS: Variable = Variable {
         default: 10,
     },
     section: Section::FrontDoor,
+    secret: false,
     doc: "time an admitted request has to send its body (at most 4 MiB); then 408",
 };
 
@@ -537,6 +586,7 @@ pub const HTTP_TOKENS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::Http,
+    secret: true,
     doc: "`user=token,...`: each bearer token (at least 16 characters) acts as that Ombi user (`UserName`), whatever the client sends in `_meta` or a user header (a user header naming someone else is 403). User names are checked at start by the rule of `OMBI_USER` (printable ASCII, at most 256 characters, no comma).",
 };
 
@@ -546,6 +596,7 @@ pub const HTTP_AUTH: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::Http,
+    secret: false,
     doc: "`off`: no token is required and calls act as `OMBI_USER` (only on loopback or behind an authenticating proxy); `oauth`: access tokens of your identity provider (see [OAuth](../guide/oauth.md)), with neither tokens nor a user header set (a start error otherwise). With neither this nor tokens every request is refused with 401 and a message saying how to configure one.",
 };
 
@@ -555,6 +606,7 @@ pub const HTTP_PROXY_TOKENS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::Http,
+    secret: true,
     doc: "`label=token,...`: tokens of authenticating proxies. A request with one acts as the user `MEDIA_MCP_HTTP_USER_HEADER` names (required then); the header given twice, or holding a list, is 400.",
 };
 
@@ -564,6 +616,7 @@ pub const HTTP_USER_HEADER: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::Http,
+    secret: false,
     doc: "A header set by a trusted authenticating proxy (`Remote-User` for Authelia, Authentik, oauth2-proxy) naming the Ombi user, for proxy tokens and `MEDIA_MCP_HTTP_AUTH=off` (then required on every request); off by default. With `MEDIA_MCP_HTTP_TOKENS` alone it is a start error: the proxy's token goes in `MEDIA_MCP_HTTP_PROXY_TOKENS`.",
 };
 
@@ -573,6 +626,7 @@ pub const HTTP_ALLOWED_ORIGINS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::List,
     section: Section::Http,
+    secret: false,
     doc: "Browser origins allowed besides loopback ones (`https://chat.example.com,...`); any other `Origin` is 403. What an allowed origin gets is in [HTTP endpoints](http-endpoints.md#browsers-cors).",
 };
 
@@ -582,6 +636,7 @@ pub const HTTP_PATH: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::Http,
+    secret: false,
     doc: "The MCP path (default `/mcp`; other paths are 404).",
 };
 
@@ -591,6 +646,7 @@ pub const OAUTH_ISSUER: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The provider's issuer, exactly as its tokens carry it in `iss` (required). Its metadata is read from `<issuer>/.well-known/openid-configuration`, else RFC 8414's `/.well-known/oauth-authorization-server<path>`; the metadata must name the same issuer.",
 };
 
@@ -600,6 +656,7 @@ pub const OAUTH_RESOURCE: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "This server's public MCP URL, `https://…/mcp` (required): the audience tokens must carry (RFC 8707) and the `resource` of the metadata.",
 };
 
@@ -609,6 +666,7 @@ pub const OAUTH_AUDIENCES: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "More accepted `aud` values, comma-separated: for providers that ignore the `resource` parameter and put their client id in `aud`.",
 };
 
@@ -618,6 +676,7 @@ pub const OAUTH_USER_CLAIM: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The claim naming the Ombi user (default `preferred_username`).",
 };
 
@@ -627,6 +686,7 @@ pub const OAUTH_USER_MAP: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "`claim-value=Ombi user,...`; when set, anyone not listed is refused (403).",
 };
 
@@ -636,6 +696,7 @@ pub const OAUTH_READ_SCOPE: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The scope that lists and calls the read-only tools (default `media:read`).",
 };
 
@@ -645,6 +706,7 @@ pub const OAUTH_WRITE_SCOPE: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The scope that adds every other tool (default `media:write`).",
 };
 
@@ -654,6 +716,7 @@ pub const OAUTH_JWKS_URI: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The key set's URL, needed only when the provider's `jwks_uri` is on another origin than the issuer.",
 };
 
@@ -663,6 +726,7 @@ pub const OAUTH_JWKS: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The key set itself (`{\"keys\": [...]}`): nothing is fetched (update it when the provider rotates keys).",
 };
 
@@ -672,6 +736,7 @@ pub const OAUTH_INTROSPECTION_CLIENT_ID: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "This server's own client at the provider, for token introspection (RFC 7662); set both it and the secret, or neither. When set, a token that is not a JWT is introspected; unset, it is refused (401).",
 };
 
@@ -681,6 +746,7 @@ pub const OAUTH_INTROSPECTION_CLIENT_SECRET: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: true,
     doc: "That client's secret.",
 };
 
@@ -690,6 +756,7 @@ pub const OAUTH_INTROSPECTION_URI: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "The introspection endpoint, needed only when the metadata's `introspection_endpoint` is missing or on another origin.",
 };
 
@@ -699,6 +766,7 @@ pub const OAUTH_INTROSPECT: Variable = Variable {
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::OAuth,
+    secret: false,
     doc: "`opaque` (default: JWTs are verified with the keys, other tokens introspected) or `always` (every token is introspected, so a revoked JWT is refused at once).",
 };
 
@@ -717,6 +785,28 @@ mod tests {
                 assert!((min..=max).contains(&default), "{}", v.name);
             }
         }
+    }
+
+    #[test]
+    fn credentials_are_secrets_with_a_file_variable() {
+        for v in VARIABLES {
+            let looks_secret = v.kind == Kind::Secret
+                || ["_KEY", "_TOKENS", "_SECRET"]
+                    .iter()
+                    .any(|s| v.name.ends_with(s));
+            assert_eq!(v.secret, looks_secret, "{}", v.name);
+        }
+        assert_eq!(
+            OMBI_API_KEY.file_variable().as_deref(),
+            Some("OMBI_API_KEY_FILE")
+        );
+        assert_eq!(OMBI_URL.file_variable(), None);
+        assert_eq!(
+            secret_of_file_variable("MEDIA_MCP_HTTP_TOKENS_FILE").map(|v| v.name),
+            Some(HTTP_TOKENS.name)
+        );
+        assert!(secret_of_file_variable("OMBI_URL_FILE").is_none());
+        assert!(secret_of_file_variable("OMBI_API_KEY").is_none());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use media_mcp_wire::settings::switch;
 
-use super::table::{Kind, Variable, is_recognised};
+use super::table::{Kind, VARIABLES, Variable, is_recognised};
 
 /// A configuration problem, naming the variable (or `--config`) it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +55,12 @@ impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret(<redacted>)")
     }
+}
+
+/// `text` without one trailing `\n` or `\r\n`.
+fn strip_line_end(text: &str) -> &str {
+    text.strip_suffix('\n')
+        .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t))
 }
 
 /// Raw values by variable name, before validation.
@@ -175,6 +181,45 @@ impl RawSettings {
     /// Every value given, by name.
     pub(super) fn values(&self) -> impl Iterator<Item = (&str, &str)> {
         self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// Replaces each secret's file variable (`OMBI_API_KEY_FILE`) by the secret itself, read
+    /// with `read` from the file it names: without one trailing `\n` or `\r\n` (what
+    /// `echo KEY > file` adds), otherwise unchanged; an empty file counts as an empty value.
+    /// Every secret is read this way, so none reaches the component or the pass-through under
+    /// its file variable's name.
+    ///
+    /// # Errors
+    ///
+    /// Both a secret and its file variable are set (naming both), or the file cannot be read
+    /// or is not UTF-8 (naming the file variable and the path, never the content).
+    pub(super) fn with_secret_files(
+        mut self,
+        read: impl Fn(&Path) -> std::io::Result<Vec<u8>>,
+    ) -> Result<Self, ConfigError> {
+        for secret in VARIABLES.iter().filter(|v| v.secret) {
+            let Some(file_var) = secret.file_variable() else {
+                continue;
+            };
+            self.empty.remove(&file_var);
+            let Some(path) = self.values.remove(&file_var) else {
+                continue;
+            };
+            if self.values.contains_key(secret.name) {
+                return Err(ConfigError::new(
+                    format!("{} and {file_var}", secret.name),
+                    "both are set: set the secret or the file that holds it, not both",
+                ));
+            }
+            let bytes = read(Path::new(&path)).map_err(|e| {
+                ConfigError::new(&file_var, format!("cannot read the file {path} ({e})"))
+            })?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ConfigError::new(&file_var, format!("the file {path} is not UTF-8 text"))
+            })?;
+            self.set(secret.name, strip_line_end(&text));
+        }
+        Ok(self)
     }
 
     /// A number variable's value, or its table default when unset.

@@ -95,12 +95,14 @@ impl Settings {
             .unwrap_or_else(|| usize::try_from(default).unwrap_or(1))
     }
 
-    /// Validates raw values plus command-line overrides.
+    /// Validates raw values plus command-line overrides; secrets given as files
+    /// (`NAME_FILE`) are read first.
     ///
     /// # Errors
     ///
     /// The first invalid variable, by name.
     pub fn validate(raw: &RawSettings, flags: &Overrides) -> Result<Settings, ConfigError> {
+        let raw = &raw.clone().with_secret_files(|path| std::fs::read(path))?;
         let mut upstreams = Vec::new();
         for spec in UPSTREAMS {
             upstreams.extend(upstream(raw, spec)?);

@@ -15,10 +15,12 @@ pub fn find(name: &str) -> Option<&'static Variable> {
     VARIABLES.iter().find(|v| v.name == name)
 }
 
-/// Whether `name` is read from the environment or a config file: a variable of the table or
-/// one with a pass-through prefix.
+/// Whether `name` is read from the environment or a config file: a variable of the table, a
+/// secret's file variable (`OMBI_API_KEY_FILE`), or one with a pass-through prefix.
 pub fn is_recognised(name: &str) -> bool {
-    find(name).is_some() || PASSTHROUGH_PREFIXES.iter().any(|p| name.starts_with(p))
+    find(name).is_some()
+        || secret_of_file_variable(name).is_some()
+        || PASSTHROUGH_PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Whether the component gets `name` unchanged: a guest variable of the table, or an extra

@@ -378,3 +378,111 @@ fn a_ca_file_that_cannot_be_used_is_refused_at_start_naming_the_variable() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file holding `content` in a fresh directory of its own.
+fn secret_file(name: &str, content: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "media-mcp-secret-{}-{}",
+        std::process::id(),
+        uuid::Uuid::new_v4()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+#[test]
+fn each_secret_is_read_from_its_file_without_the_line_end_echo_adds() {
+    let ombi = secret_file("ombi", b"ombi-key-from-file\n");
+    let tokens = secret_file("tokens", b"alice=alice-token-0123456789ab\r\n");
+    let client = secret_file("client", b" two lines\nkept \n\n");
+    let settings = validate(&[
+        ("OMBI_URL", "http://127.0.0.1:5000"),
+        ("OMBI_API_KEY_FILE", ombi.to_str().unwrap()),
+        ("MEDIA_MCP_HTTP_TOKENS_FILE", tokens.to_str().unwrap()),
+        (
+            "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET_FILE",
+            client.to_str().unwrap(),
+        ),
+    ])
+    .unwrap();
+    assert_eq!(
+        settings.upstream(&OMBI).unwrap().api_key.expose(),
+        "ombi-key-from-file"
+    );
+    let passed: std::collections::BTreeMap<_, _> = settings.passthrough.iter().cloned().collect();
+    assert_eq!(
+        passed["MEDIA_MCP_HTTP_TOKENS"],
+        "alice=alice-token-0123456789ab"
+    );
+    // Only one line end goes; anything else in the file is the secret.
+    assert_eq!(
+        passed["MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"],
+        " two lines\nkept \n"
+    );
+    // The file variables themselves reach neither the component nor the pass-through.
+    assert!(
+        passed.keys().all(|name| !name.ends_with("_FILE")),
+        "{passed:?}"
+    );
+}
+
+#[test]
+fn a_secret_and_its_file_both_set_is_an_error_naming_both() {
+    let path = secret_file("mp", b"mp-key-from-file\n");
+    let e = validate(&[
+        ("MOVIEPILOT_URL", "http://127.0.0.1:3001/api/v1/mcp"),
+        ("MOVIEPILOT_API_KEY", "mp-key-in-env"),
+        ("MOVIEPILOT_API_KEY_FILE", path.to_str().unwrap()),
+    ])
+    .unwrap_err();
+    assert_eq!(e.variable, "MOVIEPILOT_API_KEY and MOVIEPILOT_API_KEY_FILE");
+    assert!(!e.to_string().contains("mp-key"), "{e}");
+}
+
+#[test]
+fn an_unreadable_secret_file_names_the_variable_and_path_never_the_content() {
+    let missing = std::env::temp_dir().join("media-mcp-no-such-secret-file");
+    let e = validate(&[
+        ("OMBI_URL", "http://127.0.0.1:5000"),
+        ("OMBI_API_KEY_FILE", missing.to_str().unwrap()),
+    ])
+    .unwrap_err();
+    assert_eq!(e.variable, "OMBI_API_KEY_FILE");
+    assert!(e.message.contains(missing.to_str().unwrap()), "{e}");
+    let binary = secret_file("binary", b"hidden-\xff-bytes");
+    let e =
+        validate(&[("MEDIA_MCP_HTTP_PROXY_TOKENS_FILE", binary.to_str().unwrap())]).unwrap_err();
+    assert_eq!(e.variable, "MEDIA_MCP_HTTP_PROXY_TOKENS_FILE");
+    assert!(!e.to_string().contains("hidden-"), "{e}");
+}
+
+#[test]
+fn an_empty_secret_file_is_an_empty_value() {
+    let empty = secret_file("empty", b"\n");
+    let from_file = validate(&[
+        ("OMBI_URL", "http://127.0.0.1:5000"),
+        ("OMBI_API_KEY_FILE", empty.to_str().unwrap()),
+    ])
+    .unwrap_err();
+    let from_env =
+        validate(&[("OMBI_URL", "http://127.0.0.1:5000"), ("OMBI_API_KEY", "")]).unwrap_err();
+    assert_eq!(from_file, from_env);
+}
+
+#[test]
+fn a_config_file_may_name_a_secret_file() {
+    let path = secret_file("ombi", b"ombi-key-from-file");
+    let text = format!(
+        "OMBI_URL = \"http://127.0.0.1:5000\"\nOMBI_API_KEY_FILE = {:?}\n",
+        path.to_str().unwrap()
+    );
+    let raw = RawSettings::from_file_text(&text, false, "test").unwrap();
+    let settings = Settings::validate(&raw, &Overrides::default()).unwrap();
+    assert_eq!(
+        settings.upstream(&OMBI).unwrap().api_key.expose(),
+        "ombi-key-from-file"
+    );
+    assert!(RawSettings::from_file_text("OMBI_URL_FILE = \"x\"\n", false, "test").is_err());
+}
