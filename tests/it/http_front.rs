@@ -8,8 +8,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
+use media_mcp_fakes::Fault;
 use media_mcp_fakes::ombi::FakeOmbi;
-use media_mcp_tests::{harness_binary, random_hex, shared_cache_dir, target_dir};
+use media_mcp_tests::{
+    Env, fresh_dir, harness_binary, random_hex, run_cli, shared_cache_dir, target_dir,
+};
 use serde_json::{Value, json};
 
 const ALICE: &str = "alice-token-0123456789abcdef";
@@ -26,22 +29,33 @@ impl Server {
     /// Starts the harness against `fake`, with `nofile` as its descriptor limit (soft and
     /// hard) when given, and `extra` variables.
     fn start(fake: &FakeOmbi, key: &str, nofile: Option<u32>, extra: &[(&str, &str)]) -> Server {
+        Server::start_as(&harness_binary(), "127.0.0.1:0", fake, key, nofile, extra)
+    }
+
+    /// [`Server::start`] running `binary` on `listen`.
+    fn start_as(
+        binary: &std::path::Path,
+        listen: &str,
+        fake: &FakeOmbi,
+        key: &str,
+        nofile: Option<u32>,
+        extra: &[(&str, &str)],
+    ) -> Server {
         let http = target_dir().join("media_mcp_http.wasm");
         assert!(http.is_file(), "build it with scripts/build-component.sh");
         let mut command = match nofile {
             Some(n) => {
                 let mut c = Command::new("prlimit");
-                c.arg(format!("--nofile={n}:{n}"))
-                    .arg("--")
-                    .arg(harness_binary());
+                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(binary);
                 c
             }
-            None => Command::new(harness_binary()),
+            None => Command::new(binary),
         };
         command
-            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(["serve", "--http", listen])
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("MEDIA_MCP_COMPONENT", &http)
             .env("MEDIA_MCP_CACHE_DIR", shared_cache_dir())
             .env("OMBI_URL", fake.url())
             .env("OMBI_API_KEY", key)
@@ -465,4 +479,194 @@ fn calls_from_three_users_each_reach_ombi_once_as_their_own_user() {
         400
     );
     assert_eq!(post(addr, &[&proxy], &message).0, 401);
+}
+
+/// A GET of `path` without any credential or Origin check passing: status, headers, body.
+fn get(addr: SocketAddr, path: &str, extra: &str) -> (u16, Vec<(String, String)>, String) {
+    exchange(
+        addr,
+        &format!("GET {path} HTTP/1.1\r\nHost: {addr}{extra}"),
+        "",
+    )
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn health_probes_need_no_token_nor_a_slot_and_leave_the_mcp_path_as_it_was() {
+    let (fake, key) = fake();
+    fake.set_override_everywhere(Some(Fault::Slow(Duration::from_secs(30)).reply()));
+    let server = Server::start(
+        &fake,
+        &key,
+        None,
+        &[
+            ("MEDIA_MCP_HTTP_MAX_IN_FLIGHT", "1"),
+            ("MEDIA_MCP_CALL_DEADLINE_MS", "5000"),
+            ("MEDIA_MCP_CALL_TIMEOUT_SECS", "8"),
+        ],
+    );
+    let addr = server.addr;
+    // The one slot is taken by a call that waits on Ombi until its deadline.
+    let call = std::thread::spawn(move || {
+        post(
+            addr,
+            &[&format!("Authorization: Bearer {ALICE}")],
+            &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+                "name": "read_search", "arguments": {"query": "slow", "media": "movie"}}}),
+        )
+    });
+    while fake.requests().is_empty() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for (path, extra) in [
+        ("/healthz", ""),
+        ("/readyz", ""),
+        ("/readyz?probe=1", "\r\nOrigin: https://evil.example"),
+        (
+            "/healthz",
+            "\r\nAuthorization: Bearer wrong-token-0123456789",
+        ),
+    ] {
+        let (status, headers, body) = get(addr, path, extra);
+        assert_eq!(status, 200, "{path}: {body}");
+        assert_eq!(body, r#"{"status":"ok"}"#, "{path}");
+        assert_eq!(header(&headers, "cache-control"), Some("no-store"));
+        assert_eq!(header(&headers, "access-control-allow-origin"), None);
+    }
+    // Answered while the call still holds the only slot.
+    assert!(!call.is_finished(), "the probes did not wait for the slot");
+    let (status, headers, _) = exchange(
+        addr,
+        &format!("POST /readyz HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0"),
+        "",
+    );
+    assert_eq!(
+        (status, header(&headers, "allow")),
+        (405, Some("GET, HEAD"))
+    );
+    let (status, _, body) = call.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    // The MCP path is what it was: 401 without a token, 405 for GET, 404 elsewhere.
+    fake.set_override_everywhere(None);
+    let (status, _, _) = exchange(
+        addr,
+        &format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2"
+        ),
+        "{}",
+    );
+    assert_eq!(status, 401);
+    assert_eq!(get(addr, "/mcp", "").0, 405);
+    assert_eq!(get(addr, "/health", "").0, 404);
+    assert_eq!(ping(addr).0, 200);
+}
+
+#[test]
+fn the_mcp_path_may_not_be_a_health_path() {
+    let (fake, key) = fake();
+    let env = Env::ombi(&fake, &key)
+        .set("MEDIA_MCP_HTTP_TOKENS", &format!("alice={ALICE}"))
+        .set("MEDIA_MCP_HTTP_PATH", "/readyz");
+    let out = run_cli(&["serve", "--http", "127.0.0.1:0"], &env);
+    assert_eq!(out.status.code(), Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("MEDIA_MCP_HTTP_PATH"), "{}", out.stderr);
+}
+
+#[test]
+fn readiness_turns_503_once_sigterm_starts_the_drain() {
+    let (fake, key) = fake();
+    let server = Server::start(&fake, &key, None, &[]);
+    let stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut kept = BufReader::new(stream);
+    let probe = format!("GET /readyz HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    kept.get_mut().write_all(probe.as_bytes()).unwrap();
+    assert!(read_one_answer(&mut kept).is_some_and(|s| s.contains(" 200 ")));
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The same connection keeps being answered for a moment after the signal.
+    let mut last = None;
+    for _ in 0..200 {
+        kept.get_mut().write_all(probe.as_bytes()).unwrap();
+        last = read_one_answer(&mut kept);
+        if last.as_deref().is_none_or(|s| !s.contains(" 200 ")) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        last.as_deref().is_some_and(|s| s.contains(" 503 ")),
+        "{last:?}"
+    );
+}
+
+/// The harness copied to a directory of its own, so `health` finds only the servers this
+/// test starts (other tests run the harness at the same time).
+fn own_harness() -> std::path::PathBuf {
+    let copy = fresh_dir("health").join("host-harness");
+    std::fs::copy(harness_binary(), &copy).unwrap();
+    copy
+}
+
+fn run_health(binary: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(binary)
+        .arg("health")
+        .args(args)
+        .env_clear()
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_health_command_probes_a_url_or_finds_the_server_of_its_own_executable() {
+    let (fake, key) = fake();
+    let harness = own_harness();
+    let (code, _, stderr) = run_health(&harness, &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("not ready: no `serve --http` process"),
+        "{stderr}"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let server = Server::start_as(&harness, &listen, &fake, &key, None, &[]);
+    let (code, stdout, stderr) = run_health(&harness, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("ready: http://{listen}/readyz answered 200\n")
+    );
+    let (code, stdout, _) = run_health(&harness_binary(), &[&format!("http://{}", server.addr)]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        stdout,
+        format!("ready: http://{}/readyz answered 200\n", server.addr)
+    );
+    drop(server);
+    let (code, stdout, stderr) = run_health(&harness_binary(), &[&format!("http://{listen}")]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stderr.starts_with(&format!("not ready: http://{listen}/readyz: ")),
+        "{stderr}"
+    );
 }

@@ -7,6 +7,7 @@ both, against a fake Ombi on loopback.
 * the negative cases with plain HTTP requests (401, 403, 404, 405, 406, 413, 415, -32700,
   batches, an unsupported MCP-Protocol-Version (-32022 with the request's id), a principal in
   `_meta`);
+* the health probes `/healthz` and `/readyz` need no token and call nothing upstream;
 * two replicas behind a round-robin proxy serve one client session;
 * the TypeScript SDK client and MCP Inspector's CLI (test_http_node.py).
 
@@ -231,6 +232,34 @@ def test_principal_in_meta_is_refused_and_protocol_errors_are_json_rpc(server, u
     assert status == 200 and h["content-type"] == "text/event-stream"
     assert data.startswith(b"event: message\ndata: {")
     assert "mcp-session-id" not in h, "stateless: no session id"
+
+
+def test_health_probes_answer_without_a_token_and_call_nothing_upstream(server, upstream):
+    _key, log, _url = upstream
+    start = line_count(log)
+    base = server.url.removesuffix("/mcp")
+    for path in ("/healthz", "/readyz", "/readyz?x=1"):
+        status, h, data = post(base + path, None, {"Origin": "https://evil.example"}, method="GET")
+        assert (status, json.loads(data)) == (200, {"status": "ok"}), (path, data)
+        assert h["cache-control"] == "no-store" and "access-control-allow-origin" not in h
+    status, h, _ = post(base + "/readyz", b"{}", auth(ALICE))
+    assert status == 405 and h["allow"] == "GET, HEAD"
+    assert line_count(log) == start, "nothing reached Ombi"
+
+
+def test_the_component_is_not_ready_when_its_settings_are_unusable(upstream, tmp_path_factory):
+    """The harness refuses such settings at start; under `wasmtime serve` the component, which
+    keeps no state, reports them on `/readyz` while `/healthz` stays 200."""
+    require_artifact()
+    s = serve("wasmtime serve", upstream, tmp_path_factory, MEDIA_MCP_HTTP_AUTH="bogus")
+    try:
+        base = s.url.removesuffix("/mcp")
+        assert post(base + "/healthz", None, method="GET")[0] == 200
+        status, h, data = post(base + "/readyz", None, method="GET")
+        assert (status, json.loads(data)) == (503, {"status": "misconfigured"})
+        assert h["cache-control"] == "no-store"
+    finally:
+        s.stop()
 
 
 def test_without_tokens_every_request_is_refused_with_how_to_configure(host, upstream, tmp_path_factory):

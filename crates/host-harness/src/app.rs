@@ -25,6 +25,8 @@ use rmcp::model::{CallToolResult, JsonObject, Tool};
 
 /// Exit status when the called tool reported an error (`isError`).
 pub(crate) const EXIT_TOOL_ERROR: u8 = 1;
+/// Exit status of `health` when the server is not ready or cannot be reached.
+pub(crate) const EXIT_NOT_READY: u8 = 1;
 /// Exit status for configuration, load and protocol errors.
 pub const EXIT_ERROR: u8 = 2;
 /// Exit status for command-line mistakes.
@@ -67,6 +69,16 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Completions(shell) => {
             print!("{}", crate::cli::completions(shell));
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Health(url) => {
+            let outcome = crate::health::check(url.as_deref());
+            if outcome.ready {
+                println!("{}", outcome.line);
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!("{}", outcome.line);
+                Ok(ExitCode::from(EXIT_NOT_READY))
+            }
         }
         Command::Version => {
             println!("media-mcp {}", env!("CARGO_PKG_VERSION"));

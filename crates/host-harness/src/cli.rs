@@ -91,6 +91,8 @@ pub enum Command {
     },
     /// `completions SHELL`: a completion script on stdout.
     Completions(Shell),
+    /// `health [URL]`: exit 0 when the server's `/readyz` answers 200.
+    Health(Option<String>),
 }
 
 /// The shells `media-mcp completions` writes scripts for.
@@ -161,6 +163,12 @@ enum Subcommands {
     Completions {
         /// bash, zsh or fish
         shell: Shell,
+    },
+    /// exit 0 when a serve --http server is ready (GET /readyz), for container health checks
+    Health {
+        /// http://HOST:PORT (default: the address of this container's serve --http process)
+        #[arg(value_name = "URL")]
+        url: Option<String>,
     },
 }
 
@@ -254,6 +262,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             principal,
         },
         Subcommands::Completions { shell } => Command::Completions(shell),
+        Subcommands::Health { url } => Command::Health(url),
     })
 }
 
@@ -441,6 +450,9 @@ USAGE:
     media-mcp completions SHELL     print a completion script for bash, zsh or fish, e.g.
                                     media-mcp completions bash > \\
                                       ~/.local/share/bash-completion/completions/media-mcp
+    media-mcp health [URL]          GET URL/readyz (default: the address of the one serve
+                                    --http process of this executable, 0.0.0.0 probed as
+                                    127.0.0.1) within 3 s; exit 0 when it answers 200, else 1
 
 FLAGS:
 {flags}
@@ -449,7 +461,8 @@ FLAGS:
     text.push_str(&variables_help());
     text.push_str(
         "
-EXIT STATUS: 0 success; 1 the called tool reported an error; 2 usage, configuration or load error.
+EXIT STATUS: 0 success; 1 the called tool reported an error, or health found no ready server;
+2 usage, configuration or load error.
 ",
     );
     text

@@ -12,7 +12,10 @@
 //! * at most `max_in_flight` calls run at once (others wait, and get 503 if no slot frees
 //!   within the call timeout), each bounded by the call timeout;
 //!
-//! and SIGINT/SIGTERM stop accepting (the connections the kernel already completed are
+//! Health probes (`GET /healthz`, `GET /readyz`) are answered before all of this, without a
+//! token or a slot; `/readyz` is 503 once shutdown began.
+//!
+//! SIGINT/SIGTERM stop accepting (the connections the kernel already completed are
 //! still served: [`listener_stop`]), let requests in flight finish (for up to the call
 //! timeout) and return.
 //!
@@ -34,6 +37,7 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::server::conn::http1;
 use media_mcp_transport::Settings as Admission;
+use media_mcp_transport::health;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
@@ -225,7 +229,10 @@ fn spawn_connection(
             let busy = connection.busy();
             let draining = draining.clone();
             async move {
-                let mut answer = answer(&gateway, &admission, &slots, options, request).await;
+                let mut answer = match probe(&request, &draining) {
+                    Some(probe) => probe,
+                    None => answer(&gateway, &admission, &slots, options, request).await,
+                };
                 if *draining.borrow() {
                     answer.headers_mut().insert(
                         hyper::header::CONNECTION,
@@ -321,6 +328,26 @@ async fn take_last_connections(
     if taken > 0 {
         crate::log_debug!("{taken} connection(s) reached the listener as it stopped; serving them");
     }
+}
+
+/// The answer to a health probe (`/healthz`, `/readyz`), whatever the MCP path, the
+/// authentication or the calls in flight: it is not admitted, takes no slot and reads no body.
+/// Ready until shutdown begins: serving starts once the component is loaded and the
+/// configuration checked.
+fn probe(
+    request: &hyper::Request<hyper::body::Incoming>,
+    draining: &watch::Receiver<bool>,
+) -> Option<HttpResponse> {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map_or("/", hyper::http::uri::PathAndQuery::as_str);
+    let ready = if *draining.borrow() {
+        Err(health::NotReady::Draining)
+    } else {
+        Ok(())
+    };
+    health::probe(request.method().as_str(), path, ready).map(|r| whole(admission::to_hyper(r)))
 }
 
 async fn answer(

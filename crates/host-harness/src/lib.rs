@@ -19,6 +19,7 @@
 //! * [`stdio`] frames MCP messages on stdin/stdout;
 //! * `http_serve` serves the HTTP component (`serve --http`) through the sandbox's gateway,
 //!   with a bound on requests in flight and a clean shutdown;
+//! * `health` is `host-harness health`, the probe a container's health check runs;
 //! * [`cli`], [`app`] and [`present`] are the command line; [`app::Host`] is a loaded component
 //!   for programs built on the harness (the demo in `crates/media-mcp-demo/`).
 //!
@@ -53,6 +54,7 @@ mod artifact_cache;
 mod background;
 mod cancel;
 mod envelope;
+mod health;
 mod progress;
 mod sandbox;
 mod server;

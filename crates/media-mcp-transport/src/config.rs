@@ -19,6 +19,10 @@ pub use error::ConfigError;
 /// Path MCP is served on when `MEDIA_MCP_HTTP_PATH` is unset.
 pub const DEFAULT_PATH: &str = "/mcp";
 
+/// The health probes' paths ([`crate::health`]), which the MCP path may not take: liveness,
+/// then readiness.
+pub const HEALTH_PATHS: [&str; 2] = ["/healthz", "/readyz"];
+
 /// Request bodies larger than this are refused with 413 before they are read in full.
 pub const MAX_BODY_BYTES: usize = 4 << 20;
 
@@ -76,6 +80,9 @@ impl Settings {
         let path = get(HTTP_PATH.name).unwrap_or_else(|| DEFAULT_PATH.to_owned());
         if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
             return Err(ConfigError::Path);
+        }
+        if HEALTH_PATHS.contains(&path.as_str()) {
+            return Err(ConfigError::HealthPath);
         }
         let users = get(HTTP_TOKENS.name);
         let proxies = get(HTTP_PROXY_TOKENS.name);

@@ -20,7 +20,7 @@ use crate::config::Settings;
 use crate::http::{self, Head, Response};
 use crate::mcp::{self, ToolOutcome, ToolRecord, Tools};
 use crate::prelude::*;
-use crate::{oauth, resource_server};
+use crate::{health, oauth, resource_server};
 
 mod fetch;
 
@@ -42,9 +42,19 @@ bindings::export!(Component with_types_in bindings);
 
 fn respond(request: &IncomingRequest) -> Response {
     let env = wasi::cli::environment::get_environment();
-    let settings = match Settings::from_lookup(|name| {
-        env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-    }) {
+    let settings =
+        Settings::from_lookup(|name| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+    let method = method_name(&request.method());
+    let path = request.path_with_query().unwrap_or_default();
+    // Ready when the settings are usable: this component keeps no other state.
+    let ready = settings
+        .as_ref()
+        .map(|_| ())
+        .map_err(|_| health::NotReady::Misconfigured);
+    if let Some(answer) = health::probe(&method, &path, ready) {
+        return answer;
+    }
+    let settings = match settings {
         Ok(settings) => settings,
         Err(e) => {
             return Response::error(
@@ -54,8 +64,6 @@ fn respond(request: &IncomingRequest) -> Response {
             );
         }
     };
-    let method = method_name(&request.method());
-    let path = request.path_with_query().unwrap_or_default();
     let headers: Vec<(String, Vec<u8>)> = request
         .headers()
         .entries()

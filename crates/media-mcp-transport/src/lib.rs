@@ -9,6 +9,7 @@
 //! - [`cors`]: browser access for the allowed origins.
 //! - [`http`]: what is checked before the body is read (path, Origin, method, auth,
 //!   `Content-Type`, `Accept`, size).
+//! - [`health`]: `/healthz` and `/readyz`, answered before anything else.
 //! - [`era`]: legacy or modern (2026-07-28), and the checks a modern request must pass.
 //! - [`mcp`]: one JSON-RPC message per POST, answered in its era.
 //! - [`oauth`]: `MEDIA_MCP_HTTP_AUTH=oauth` settings, the identity provider's keys, JWT access tokens.
@@ -30,6 +31,7 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod era;
+pub mod health;
 pub mod http;
 pub mod mcp;
 pub mod oauth;

@@ -117,6 +117,12 @@ fn path_header_and_origins_are_validated() {
             "MEDIA_MCP_HTTP_PATH must be a path starting with '/', without query or fragment"
         );
     }
+    for path in ["/healthz", "/readyz"] {
+        let e = settings(&[("MEDIA_MCP_HTTP_PATH", path)]).unwrap_err();
+        assert_eq!(e, ConfigError::HealthPath, "{path}");
+        assert_eq!(e.variable(), "MEDIA_MCP_HTTP_PATH");
+        assert!(e.to_string().contains("health probes"), "{e}");
+    }
     assert_eq!(
         settings(&[("MEDIA_MCP_HTTP_PATH", "/api/mcp")])
             .unwrap()
