@@ -1,7 +1,8 @@
 //! The command line: `--help`, `tools`, `call` (output and exit status), usage errors, shell
 //! completions, the demo (`media-mcp-demo`), configuration errors that name the variable (and
 //! never echo a key), the config file, the compiled component cache (the second start skips
-//! compilation), and where `serve --http` finds its component.
+//! compilation; `precompile` bakes one that any user reads without writing; an unwritable
+//! directory costs one warning), and where `serve --http` finds its component.
 
 use host_harness::config::VARIABLES;
 use media_mcp_fakes::ombi::FakeOmbi;
@@ -326,12 +327,20 @@ fn the_second_start_loads_the_compiled_component_from_the_cache() {
     let first = run_cli(&["tools"], &env);
     assert!(first.status.success(), "{}", first.stderr);
     assert!(
-        first.stderr.contains("(CompiledAndCached)"),
+        first
+            .stderr
+            .contains("(compiled, and stored in the compiled-artifact cache in "),
         "{}",
         first.stderr
     );
     let second = run_cli(&["tools"], &env);
-    assert!(second.stderr.contains("(Cached)"), "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains("(from the compiled-artifact cache in "),
+        "{}",
+        second.stderr
+    );
     let mut files: Vec<String> = std::fs::read_dir(&cache)
         .unwrap()
         .filter_map(Result::ok)
@@ -351,7 +360,9 @@ fn the_second_start_loads_the_compiled_component_from_the_cache() {
     );
     let no_cache = run_cli(&["tools", "--no-cache"], &env);
     assert!(
-        no_cache.stderr.contains("(Compiled)"),
+        no_cache
+            .stderr
+            .contains("(compiled (the compiled-artifact cache is off))"),
         "{}",
         no_cache.stderr
     );
@@ -645,4 +656,175 @@ fn serve_http_finds_the_http_component_beside_the_plugin_setting() {
     ] {
         assert!(out.stderr.contains(looked), "{looked}: {}", out.stderr);
     }
+}
+
+/// The harness with `args` run as another user (uid and gid 4321) when the tests run as root,
+/// who may write anywhere; otherwise as it is, with `dir` made read-only.
+fn as_other_user(args: &[&str], env: &Env, dir: &std::path::Path) -> std::process::Command {
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let mut command = if root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=4321", "--regid=4321", "--clear-groups", "--"]);
+        c.arg(media_mcp_tests::harness_binary());
+        c
+    } else {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+        std::process::Command::new(media_mcp_tests::harness_binary())
+    };
+    command.args(args);
+    env.apply(&mut command);
+    command
+}
+
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_precompiled_cache_is_read_by_any_user_without_writing_to_it() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let cache = fresh_dir("baked").join("cache");
+    let dir = cache.to_str().unwrap();
+    let env = Env::new();
+    let out = run_cli(&["precompile", "--cache-dir", dir], &env);
+    assert!(out.status.success(), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(
+        lines[0].contains("media_mcp.wasm: compiled, and stored in the compiled-artifact cache in")
+    );
+    assert!(
+        lines[1].contains(
+            "media_mcp_http.wasm: compiled, and stored in the compiled-artifact cache in"
+        )
+    );
+    let again = run_cli(&["precompile", "--cache-dir", dir], &env);
+    assert_eq!(
+        again
+            .stdout
+            .matches("already in the compiled-artifact cache")
+            .count(),
+        2
+    );
+    let baked = names_in(&cache);
+    assert_eq!(
+        baked.iter().filter(|n| n.ends_with(".cwasm")).count(),
+        2,
+        "{baked:?}"
+    );
+    assert_eq!(
+        std::fs::metadata(&cache).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    for name in &baked {
+        let mode = std::fs::metadata(cache.join(name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o644, "{name}");
+    }
+    let env = Env::new()
+        .set("MEDIA_MCP_CACHE_DIR", dir)
+        .set("MEDIA_MCP_LOG", "info")
+        .set("OMBI_URL", "http://127.0.0.1:9")
+        .set("OMBI_API_KEY", KEY);
+    let out = as_other_user(&["tools"], &env, &cache)
+        .output()
+        .expect("running the harness");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("(from the compiled-artifact cache in {dir})")),
+        "{stderr}"
+    );
+    // The listing cannot be stored: one warning, and the start goes on.
+    assert_eq!(
+        stderr.matches("cannot write the cache directory").count(),
+        1,
+        "{stderr}"
+    );
+    // serve --http loads its component from the baked cache and warns of nothing.
+    let http = media_mcp_tests::target_dir().join("media_mcp_http.wasm");
+    let env = env.set("MEDIA_MCP_COMPONENT", http.to_str().unwrap());
+    let mut server = as_other_user(&["serve", "--http", "127.0.0.1:0"], &env, &cache)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running the harness");
+    let mut lines = Vec::new();
+    let stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    for line in std::io::BufRead::lines(stderr) {
+        let line = line.unwrap();
+        let serving = line.contains("serving MCP over HTTP on");
+        lines.push(line);
+        if serving {
+            break;
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let log = lines.join("\n");
+    let loaded = lines
+        .iter()
+        .find(|l| l.starts_with("media-mcp info: HTTP component "))
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(
+        loaded.contains(" ms from the compiled-artifact cache in ") && loaded.ends_with(dir),
+        "{log}"
+    );
+    assert!(!log.contains("media-mcp warn"), "{log}");
+    assert_eq!(names_in(&cache), baked);
+}
+
+#[test]
+fn an_unwritable_cache_directory_compiles_in_memory_with_one_warning() {
+    // A directory whose parent is a file cannot be created by anyone.
+    let file = fresh_dir("unwritable").join("file");
+    std::fs::write(&file, "").unwrap();
+    let cache = file.join("cache");
+    let env = Env::new()
+        .set("MEDIA_MCP_CACHE_DIR", cache.to_str().unwrap())
+        .set("MEDIA_MCP_LOG", "info")
+        .set("OMBI_URL", "http://127.0.0.1:9")
+        .set("OMBI_API_KEY", KEY);
+    let out = run_cli(&["tools"], &env);
+    assert!(out.status.success(), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "(compiled in memory (the compiled-artifact cache in {} is not writable))",
+            cache.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr
+            .matches("cannot write the cache directory")
+            .count(),
+        1,
+        "{}",
+        out.stderr
+    );
+    let precompile = run_cli(
+        &["precompile", "--cache-dir", cache.to_str().unwrap()],
+        &env,
+    );
+    assert_eq!(precompile.status.code(), Some(2));
+    assert!(
+        precompile
+            .stderr
+            .contains("cannot write the cache directory"),
+        "{}",
+        precompile.stderr
+    );
 }

@@ -80,6 +80,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::from(EXIT_NOT_READY))
             }
         }
+        Command::Precompile(common) => {
+            let settings = settings(&common, RawSettings::from_env(std::env::vars()))?;
+            precompile(&settings)
+        }
         Command::Version => {
             println!("media-mcp {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
@@ -302,6 +306,7 @@ async fn start(settings: &Settings) -> anyhow::Result<(Arc<Sandbox>, Arc<Catalog
     let keys_to_guest = settings.pass_key_to_guest;
     log_ready(
         &path,
+        settings.cache_dir.as_deref(),
         &report,
         catalogue.tools().len(),
         listing,
@@ -334,6 +339,7 @@ async fn start_serving(
     let tools = listing.count;
     let listed_from = listing.component;
     let keys_to_guest = settings.pass_key_to_guest;
+    let cache_dir = settings.cache_dir.clone();
     let loader_dir = dir.clone();
     let loader_key = key.clone();
     let slot = SandboxSlot::loading(
@@ -358,6 +364,7 @@ async fn start_serving(
                 Ok((sandbox, report)) => {
                     log_ready(
                         &path,
+                        cache_dir.as_deref(),
                         &report,
                         tools,
                         "listing cached",
@@ -447,6 +454,7 @@ fn sandbox_options(settings: &Settings) -> SandboxOptions {
 /// The start-up log line.
 fn log_ready(
     path: &Path,
+    cache_dir: Option<&Path>,
     report: &LoadReport,
     tools: usize,
     listing: &str,
@@ -454,11 +462,11 @@ fn log_ready(
     keys_to_guest: bool,
 ) {
     crate::log_info!(
-        "component {} ({} bytes) ready in {:.1} ms ({:?}); {tools} tool(s) ({listing}); outbound allowed to [{}]; keys {}",
+        "component {} ({} bytes) ready in {:.1} ms ({}); {tools} tool(s) ({listing}); outbound allowed to [{}]; keys {}",
         path.display(),
         report.wasm_bytes,
         report.elapsed.as_secs_f64() * 1000.0,
-        report.provenance,
+        report.provenance.describe(cache_dir),
         sandbox.policy().allowed_origins().join(", "),
         if keys_to_guest {
             "passed to the component"
@@ -508,16 +516,45 @@ async fn list_tools(
                 &report.component_digest,
                 catalogue.tools(),
             ) {
-                crate::log_warn!(
-                    "cannot write the listing cache in {}: {error:#}",
-                    dir.display()
-                );
+                artifact_cache::warn_unwritable(dir, &error);
             }
             Ok((catalogue, "listed and cached"))
         }
         // A listing that fetched something (MoviePilot discovery) is never reused.
         _ => Ok((catalogue, "listed")),
     }
+}
+
+/// `precompile`: both components compiled into the cache directory, one line each on stdout.
+fn precompile(settings: &Settings) -> anyhow::Result<ExitCode> {
+    use crate::sandbox::Compiled;
+    let dir = settings.cache_dir.as_deref().with_context(|| {
+        format!(
+            "precompile needs a cache directory: --cache-dir or {} (and no --no-cache)",
+            media_mcp_wire::variables::CACHE_DIR.name
+        )
+    })?;
+    for (path, kind) in [
+        (component_path(settings)?, Compiled::Plugin),
+        (http_component_path(settings)?, Compiled::Gateway),
+    ] {
+        let started = std::time::Instant::now();
+        let provenance = crate::sandbox::precompile(&path, kind, dir)?;
+        println!(
+            "{}: {} ({:.1} ms)",
+            path.display(),
+            if provenance == artifact_cache::Provenance::Cached {
+                format!(
+                    "already in the compiled-artifact cache in {}",
+                    dir.display()
+                )
+            } else {
+                provenance.describe(Some(dir))
+            },
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs `future` to completion on a new multi-threaded tokio runtime with `workers` worker
@@ -603,16 +640,17 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         UpstreamPool::from_settings(&settings).allowing(&oauth_origins, settings.upstream_max_idle),
     );
     let call_timeout = options.call_timeout;
+    let cache_dir = options.cache_dir.clone();
     let (gateway, report) =
         tokio::task::spawn_blocking(move || Gateway::load(&path, options).map(|g| (g, path)))
             .await?
             .map(|((gateway, report), path)| {
                 crate::log_info!(
-                    "HTTP component {} ({} bytes, {:?}) loaded in {:.1} ms",
+                    "HTTP component {} ({} bytes) loaded in {:.1} ms {}",
                     path.display(),
                     report.wasm_bytes,
-                    report.provenance,
-                    report.elapsed.as_secs_f64() * 1000.0
+                    report.elapsed.as_secs_f64() * 1000.0,
+                    report.provenance.describe(cache_dir.as_deref())
                 );
                 (gateway, report)
             })?;

@@ -45,6 +45,41 @@ pub enum Provenance {
     Compiled,
 }
 
+impl Provenance {
+    /// How the component was loaded, for the start line: whether the compiled-artifact cache
+    /// in `dir` was used (`from the compiled-artifact cache in DIR`), filled, or not used.
+    pub fn describe(self, dir: Option<&Path>) -> String {
+        let shown = dir.map_or_else(String::new, |d| d.display().to_string());
+        match (self, dir) {
+            (Provenance::Cached, _) => format!("from the compiled-artifact cache in {shown}"),
+            (Provenance::CompiledAndCached, _) => {
+                format!("compiled, and stored in the compiled-artifact cache in {shown}")
+            }
+            (Provenance::Compiled, None) => {
+                "compiled (the compiled-artifact cache is off)".to_owned()
+            }
+            (Provenance::Compiled, Some(_)) => {
+                format!(
+                    "compiled in memory (the compiled-artifact cache in {shown} is not writable)"
+                )
+            }
+        }
+    }
+}
+
+/// Logs, once per process, that the cache directory `dir` cannot be written: the harness
+/// then compiles in memory and caches no listing; a read-only directory holding the compiled
+/// components (baked into an image by `host-harness precompile`) is still read.
+pub fn warn_unwritable(dir: &Path, error: &anyhow::Error) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        crate::log_warn!(
+            "cannot write the cache directory {}: {error:#}; running without storing compiled components or listings",
+            dir.display()
+        );
+    }
+}
+
 /// Adapts a byte-oriented SHA-256 to `std::hash::Hasher`, to digest wasmtime's
 /// `precompile_compatibility_hash` (which is only `impl Hash`) deterministically.
 struct ShaHasher(Sha256);
@@ -316,10 +351,7 @@ pub fn load_component(
     match store(&component, dir, &path) {
         Ok(()) => Ok((component, Provenance::CompiledAndCached)),
         Err(error) => {
-            crate::log_warn!(
-                "cannot write the component cache in {}: {error:#}",
-                dir.display()
-            );
+            warn_unwritable(dir, &error);
             Ok((component, Provenance::Compiled))
         }
     }
@@ -356,6 +388,28 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()>
     ));
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming into {}", path.display()))?;
+    Ok(())
+}
+
+/// Makes the directory and the `.cwasm` under `key` readable by every user: a cache baked
+/// into an image at build time is read by whatever user the container runs as. Compiled code
+/// holds nothing secret; listings, which reflect the environment, are not shared.
+///
+/// # Errors
+///
+/// The permissions cannot be set.
+pub fn share(dir: &Path, key: &str) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let path = dir.join(format!("{key}.cwasm"));
+        for (path, mode) in [(dir, 0o755), (path.as_path(), 0o644)] {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+                .with_context(|| format!("making {} readable", path.display()))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (dir, key);
     Ok(())
 }
 

@@ -93,6 +93,8 @@ pub enum Command {
     Completions(Shell),
     /// `health [URL]`: exit 0 when the server's `/readyz` answers 200.
     Health(Option<String>),
+    /// `precompile`: compile both components into the cache directory.
+    Precompile(Common),
 }
 
 /// The shells `media-mcp completions` writes scripts for.
@@ -170,6 +172,8 @@ enum Subcommands {
         #[arg(value_name = "URL")]
         url: Option<String>,
     },
+    /// compile both components into the cache directory (to bake it into an image)
+    Precompile,
 }
 
 fn parse_addr(text: &str) -> Result<SocketAddr, String> {
@@ -263,6 +267,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         },
         Subcommands::Completions { shell } => Command::Completions(shell),
         Subcommands::Health { url } => Command::Health(url),
+        Subcommands::Precompile => Command::Precompile(common),
     })
 }
 
@@ -453,6 +458,9 @@ USAGE:
     media-mcp health [URL]          GET URL/readyz (default: the address of the one serve
                                     --http process of this executable, 0.0.0.0 probed as
                                     127.0.0.1) within 3 s; exit 0 when it answers 200, else 1
+    media-mcp precompile            compile media_mcp.wasm and media_mcp_http.wasm into the
+                                    cache directory (--cache-dir), readable by every user, so
+                                    a start loads them from there (an image bakes it in)
 
 FLAGS:
 {flags}

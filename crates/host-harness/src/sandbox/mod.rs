@@ -93,6 +93,45 @@ impl std::fmt::Debug for Sandbox {
     }
 }
 
+/// Which engine [`precompile`] compiles for: the plugin's (`serve`, `tools`, `call`) or the HTTP
+/// gateway's (`serve --http`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compiled {
+    /// `media_mcp.wasm`.
+    Plugin,
+    /// `media_mcp_http.wasm`.
+    Gateway,
+}
+
+/// Compiles the component at `path` into the cache in `dir` (or finds it there) with the engine
+/// a start of that kind uses, so the start loads it from there.
+///
+/// # Errors
+///
+/// The file cannot be read or compiled, or the cache cannot be written.
+pub fn precompile(
+    path: &Path,
+    kind: Compiled,
+    dir: &Path,
+) -> anyhow::Result<artifact_cache::Provenance> {
+    let wasm = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let digest = artifact_cache::component_digest(&wasm);
+    let shape = match kind {
+        Compiled::Plugin => PoolShape::PLUGIN,
+        Compiled::Gateway => PoolShape::GATEWAY,
+    };
+    let engine = pooled_engine(INSTANCE_SLOTS, shape)?;
+    let (_, provenance) = artifact_cache::load_component(&engine, &wasm, &digest, Some(dir))
+        .with_context(|| format!("compiling {}", path.display()))?;
+    anyhow::ensure!(
+        provenance != artifact_cache::Provenance::Compiled,
+        "cannot write the cache directory {}",
+        dir.display()
+    );
+    artifact_cache::share(dir, &artifact_cache::cache_key(&engine, &digest))?;
+    Ok(provenance)
+}
+
 impl Sandbox {
     /// The outbound policy (also what [`Policy::redact_secrets`] cleans results with).
     pub fn policy(&self) -> &Policy {
