@@ -81,8 +81,8 @@ impl Settings {
         if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
             return Err(ConfigError::Path);
         }
-        if HEALTH_PATHS.contains(&path.as_str()) {
-            return Err(ConfigError::HealthPath);
+        if let Some(probe) = HEALTH_PATHS.iter().find(|p| **p == path) {
+            return Err(ConfigError::HealthPath(probe));
         }
         let users = get(HTTP_TOKENS.name);
         let proxies = get(HTTP_PROXY_TOKENS.name);

@@ -16,8 +16,8 @@ use media_mcp_wire::variables::{
 pub enum ConfigError {
     /// `MEDIA_MCP_HTTP_PATH` is not a path, or has a query or fragment.
     Path,
-    /// `MEDIA_MCP_HTTP_PATH` is a health probe's path (`/healthz`, `/readyz`).
-    HealthPath,
+    /// `MEDIA_MCP_HTTP_PATH` is this health probe's path (`/healthz`, `/readyz`).
+    HealthPath(&'static str),
     /// `MEDIA_MCP_HTTP_TOKENS` cannot be read.
     Tokens(TokenError),
     /// `MEDIA_MCP_HTTP_PROXY_TOKENS` cannot be read.
@@ -54,7 +54,7 @@ impl ConfigError {
     /// The variable the problem is about (the first of two that conflict).
     pub fn variable(&self) -> &'static str {
         match self {
-            ConfigError::Path | ConfigError::HealthPath => HTTP_PATH.name,
+            ConfigError::Path | ConfigError::HealthPath(_) => HTTP_PATH.name,
             ConfigError::Tokens(_) => HTTP_TOKENS.name,
             ConfigError::ProxyTokens(_) | ConfigError::ProxyTokensNeedUserHeader => {
                 HTTP_PROXY_TOKENS.name
@@ -87,12 +87,10 @@ impl fmt::Display for ConfigError {
                 "{} must be a path starting with '/', without query or fragment",
                 HTTP_PATH.name
             ),
-            ConfigError::HealthPath => write!(
+            ConfigError::HealthPath(path) => write!(
                 f,
-                "{} must not be {} or {}: those paths answer health probes",
-                HTTP_PATH.name,
-                super::HEALTH_PATHS[0],
-                super::HEALTH_PATHS[1]
+                "{} must not be {path}: that path answers health probes",
+                HTTP_PATH.name
             ),
             ConfigError::Tokens(e) => write!(f, "{}: {e}", HTTP_TOKENS.name),
             ConfigError::ProxyTokens(e) => write!(f, "{}: {e}", HTTP_PROXY_TOKENS.name),

@@ -119,7 +119,7 @@ fn path_header_and_origins_are_validated() {
     }
     for path in ["/healthz", "/readyz"] {
         let e = settings(&[("MEDIA_MCP_HTTP_PATH", path)]).unwrap_err();
-        assert_eq!(e, ConfigError::HealthPath, "{path}");
+        assert_eq!(e, ConfigError::HealthPath(path), "{path}");
         assert_eq!(e.variable(), "MEDIA_MCP_HTTP_PATH");
         assert!(e.to_string().contains("health probes"), "{e}");
     }
