@@ -156,3 +156,24 @@ fn a_line_break_is_found_anywhere_and_nothing_else_counts_as_one() {
         assert!(!super::holds_line_break(text), "{text:?}");
     }
 }
+
+#[test]
+fn the_start_line_says_whether_the_compiled_artifact_cache_was_used() {
+    let dir = Path::new("/cache");
+    assert_eq!(
+        Provenance::Cached.describe(Some(dir)),
+        "from the compiled-artifact cache in /cache"
+    );
+    assert_eq!(
+        Provenance::CompiledAndCached.describe(Some(dir)),
+        "compiled, and stored in the compiled-artifact cache in /cache"
+    );
+    assert_eq!(
+        Provenance::Compiled.describe(Some(dir)),
+        "compiled in memory (the compiled-artifact cache in /cache is not writable)"
+    );
+    assert_eq!(
+        Provenance::Compiled.describe(None),
+        "compiled (the compiled-artifact cache is off)"
+    );
+}
