@@ -614,7 +614,7 @@ fn readiness_turns_503_once_sigterm_starts_the_drain() {
 /// The harness copied to a directory of its own, so `health` finds only the servers this
 /// test starts (other tests run the harness at the same time).
 fn own_harness() -> std::path::PathBuf {
-    let copy = fresh_dir("health").join("host-harness");
+    let copy = fresh_dir("health").join("media-mcp");
     std::fs::copy(harness_binary(), &copy).unwrap();
     copy
 }

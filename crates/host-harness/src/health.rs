@@ -1,4 +1,4 @@
-//! `host-harness health [URL]`: one `GET /readyz` to a `serve --http` server, for Docker's
+//! `media-mcp health [URL]`: one `GET /readyz` to a `serve --http` server, for Docker's
 //! `HEALTHCHECK` (exec form: a scratch image has no shell or curl). Without a URL it finds the
 //! server of its own container: the one process running this same executable with
 //! `serve --http ADDR` (from `/proc/<pid>/exe` and `/proc/<pid>/cmdline`, parsed by the
