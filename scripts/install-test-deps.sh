@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages the tests run, where they are missing: Node and npm (the size
-# optimizer and the Node MCP clients) and Debian's nginx, HAProxy, NATS server and OCI registry
-# (the scale-out tests run them on loopback), pinned to their Debian 12 releases by version
-# prefix (security updates within a release still install). Needs apt-get and root, or sudo
-# without a password; otherwise it names what is missing and fails.
+# optimizer and the Node MCP clients), Debian's nginx, HAProxy, NATS server and OCI registry
+# (the scale-out tests run them on loopback), and for the image tests Docker (docker.io, started
+# here as `dockerd --bridge=none --iptables=false`: containers use the host's network only),
+# docker-compose and musl-tools (the static harness compiles ring's and zstd's C with musl-gcc),
+# all pinned to their Debian 12 releases by version prefix (security updates within a release
+# still install). Then the musl Rust target and `wkg` (crates.io, pinned, built once into
+# target/tools/). Needs apt-get and root, or sudo without a password; otherwise it names what is
+# missing and fails.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WKG_VERSION=0.16.1
 
 packages=()
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -14,20 +21,55 @@ fi
 [ -x /usr/sbin/haproxy ] || packages+=('haproxy=2.6.*')
 command -v nats-server >/dev/null || packages+=('nats-server=2.9.*')
 [ -x /usr/bin/docker-registry ] || packages+=('docker-registry=2.8.*')
-[ ${#packages[@]} -eq 0 ] && exit 0
+[ -x /usr/sbin/dockerd ] || packages+=('docker.io=20.10.*')
+command -v docker-compose >/dev/null || packages+=('docker-compose=1.29.*')
+command -v musl-gcc >/dev/null || packages+=('musl-tools=1.2.3-*')
 
 if [ "$(id -u)" = 0 ]; then
   as_root=()
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
   as_root=(sudo -n)
 else
-  echo "install-test-deps: run as root (or with passwordless sudo) to install: ${packages[*]}" >&2
-  exit 1
+  as_root=(false)
 fi
-if ! command -v apt-get >/dev/null; then
-  echo "install-test-deps: no apt-get here; install these yourself: ${packages[*]}" >&2
-  exit 1
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ "${as_root[*]}" = false ]; then
+    echo "install-test-deps: run as root (or with passwordless sudo) to install: ${packages[*]}" >&2
+    exit 1
+  fi
+  if ! command -v apt-get >/dev/null; then
+    echo "install-test-deps: no apt-get here; install these yourself: ${packages[*]}" >&2
+    exit 1
+  fi
+  echo "install-test-deps: installing ${packages[*]}" >&2
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 fi
-echo "install-test-deps: installing ${packages[*]}" >&2
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+
+# The Docker daemon, unless one answers: no bridge and no iptables rules (the tests run
+# containers with --network host on loopback), no systemd needed. Its log is target/dockerd.log.
+if ! docker info >/dev/null 2>&1; then
+  if [ "${as_root[*]}" = false ]; then
+    echo "install-test-deps: dockerd is not running; start it as root: dockerd --bridge=none --iptables=false" >&2
+    exit 1
+  fi
+  mkdir -p target
+  echo "install-test-deps: starting dockerd --bridge=none --iptables=false" >&2
+  "${as_root[@]}" setsid dockerd --bridge=none --iptables=false >target/dockerd.log 2>&1 < /dev/null &
+  for _ in $(seq 120); do
+    docker info >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  docker info >/dev/null 2>&1 || { echo "install-test-deps: dockerd did not start:" >&2; tail -20 target/dockerd.log >&2; exit 1; }
+fi
+
+# The musl target for the image's static harness (scripts/build-image.sh), and wkg for the wasm
+# OCI round trip (tests/python/test_wasm_oci.py), built once into target/tools/ (a rerun finds it
+# and does nothing). A debug build: it pushes and pulls two small files, and costs 4 CPU-minutes
+# instead of 12 (about 2 minutes on 2 cores against 6).
+rustup target list --installed | grep -qx x86_64-unknown-linux-musl || rustup target add x86_64-unknown-linux-musl
+wkg_root=target/tools/wkg-$WKG_VERSION
+if [ ! -x "$wkg_root/bin/wkg" ]; then
+  echo "install-test-deps: building wkg $WKG_VERSION into $wkg_root" >&2
+  cargo install --quiet --locked --debug "wkg@$WKG_VERSION" --root "$wkg_root"
+fi
