@@ -62,7 +62,7 @@ def shipped_help():
 
 def has_health():
     """Whether the shipped binary has the `health` subcommand (and so /healthz and /readyz)."""
-    return re.search(r"^\s+health\b", shipped_help(), re.M) is not None
+    return re.search(r"^\s+\S+ health \[URL\]", shipped_help(), re.M) is not None
 
 
 def has_file_secrets():

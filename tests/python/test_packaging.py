@@ -11,13 +11,12 @@ registry applies to OCI images (the image's `io.modelcontextprotocol.server.name
 name: test_image.py checks the label, from this file). Unraid publishes no schema either: the
 template is parsed and each field checked the way Community Applications reads it.
 """
+import json
 import re
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlsplit
-
-import json
-import sys
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
