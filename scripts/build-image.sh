@@ -27,8 +27,8 @@ rustup target list --installed | grep -qx "$target" || rustup target add "$targe
 ./scripts/build-component.sh
 # `--workspace` resolves shared crates' features as the tested release build does (see
 # scripts/build-dist.sh); only the harness binary is built.
-cargo build --locked --profile "$profile" --workspace --bin host-harness --target "$target"
-built=target/$target/$profile/host-harness
+cargo build --locked --profile "$profile" --workspace --bin media-mcp --target "$target"
+built=target/$target/$profile/media-mcp
 
 # The version from Cargo.toml's [workspace.package]; the server name and source from server.json,
 # so the image's labels are what the MCP Registry entry says (tests/python/test_image.py).

@@ -34,7 +34,7 @@ def sha256(path):
 def registry(tmp_path_factory):
     for need, what in ((WKG, "scripts/install-test-deps.sh builds it"), (Path(REGISTRY), "Debian's docker-registry"),
                        (PLUGIN, "scripts/build-component.sh"), (HTTP_COMPONENT, "scripts/build-component.sh"),
-                       (HARNESS, "cargo build --release -p host-harness")):
+                       (HARNESS, "./scripts/build-native.sh")):
         if not need.is_file():
             pytest.fail(f"{need} is missing: {what}")
     tmp = tmp_path_factory.mktemp("registry")
