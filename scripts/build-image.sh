@@ -45,30 +45,9 @@ cp deploy/image/Dockerfile "$ctx/"
 strip -o "$ctx/media-mcp" "$built"
 cp target/media_mcp.wasm target/media_mcp_http.wasm "$ctx/"
 
-# Bake the cache: the shipped binary compiles each component once into $ctx/cache, with the
-# engine settings it runs with. `precompile` does exactly that; a harness without it (before the
-# health branch) does it on a start: the plugin through `tools` (the listing file it also writes
-# is keyed by the file's inode and times, so it could never match in the image, and goes), the
-# HTTP component by a `serve --http` on a loopback port, stopped once it serves.
-bake_env=(env -i "MEDIA_MCP_CACHE_DIR=$PWD/$ctx/cache" OMBI_URL=http://127.0.0.1:9
-  OMBI_API_KEY=bake-only-not-a-key MEDIA_MCP_HTTP_AUTH=off)
-if [[ $("$ctx/media-mcp" --help) == *" precompile "* ]]; then
-  "${bake_env[@]}" "$ctx/media-mcp" --component "$ctx/media_mcp.wasm" precompile >&2
-else
-  "${bake_env[@]}" "$ctx/media-mcp" --component "$ctx/media_mcp.wasm" tools >/dev/null
-  bake_log=target/image/bake.log
-  "${bake_env[@]}" "$ctx/media-mcp" --component "$ctx/media_mcp_http.wasm" serve --http 127.0.0.1:0 \
-    >"$bake_log" 2>&1 &
-  baker=$!
-  for _ in $(seq 600); do
-    grep -q 'serving MCP over HTTP' "$bake_log" && break
-    kill -0 "$baker" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -TERM "$baker" 2>/dev/null || true
-  wait "$baker" || { echo "build-image: baking the HTTP component failed:" >&2; cat "$bake_log" >&2; exit 1; }
-fi
-rm -f "$ctx"/cache/*.tools.json
+# Bake the cache: the shipped binary compiles both components into $ctx/cache with the engine
+# settings it runs with (`precompile`), so a start in the image loads them from there.
+env -i "MEDIA_MCP_CACHE_DIR=$PWD/$ctx/cache" "$ctx/media-mcp" --component "$ctx/media_mcp.wasm" precompile >&2
 cwasm=$(find "$ctx/cache" -name '*.cwasm' | wc -l)
 [ "$cwasm" = 2 ] || { echo "build-image: expected 2 compiled components in the cache, found $cwasm" >&2; exit 1; }
 # Readable by any --user; the directory belongs to the image's user (the Dockerfile's --chown).

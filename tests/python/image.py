@@ -1,10 +1,6 @@
 """The media-mcp image for the tests: built once per pytest session by scripts/build-image.sh
 (test_image.py and test_compose.py share it), containers on the host's network only (loopback
-addresses), and what the shipped binary can do.
-
-Some checks need the harness's health endpoints, the `health` subcommand and the `NAME_FILE`
-secrets (`OMBI_API_KEY_FILE`, ...); until the binary has them those tests are skipped with the
-reason `HEALTH_SKIP` (or `FILE_SECRETS_SKIP`), read from the binary's own `--help`.
+addresses), and the official Python client's call they make.
 """
 import asyncio
 import functools
@@ -14,14 +10,10 @@ import re
 import shutil
 import subprocess
 import time
-from pathlib import Path
 
 from http_hosts import ROOT
 
 IMAGE = os.environ.get("MEDIA_MCP_IMAGE", "media-mcp")
-CONTEXT = ROOT / "target" / "image" / "context"
-# The binary the image ships, staged by scripts/build-image.sh.
-SHIPPED = CONTEXT / "media-mcp"
 BUILD_TIMEOUT_S = 40 * 60
 # The budget: the stripped static harness (~30 MB), both components and their compiled code.
 SIZE_BUDGET = 48 << 20
@@ -53,26 +45,6 @@ def built_image():
     if result.returncode != 0:
         raise RuntimeError(f"scripts/build-image.sh failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
     return f"{IMAGE}:{version()}", time.monotonic() - started
-
-
-@functools.cache
-def shipped_help():
-    return subprocess.run([str(SHIPPED), "--help"], capture_output=True, text=True, timeout=30).stdout
-
-
-def has_health():
-    """Whether the shipped binary has the `health` subcommand (and so /healthz and /readyz)."""
-    return re.search(r"^\s+\S+ health \[URL\]", shipped_help(), re.M) is not None
-
-
-def has_file_secrets():
-    return "OMBI_API_KEY_FILE" in shipped_help()
-
-
-HEALTH_SKIP = ("the shipped harness has no `health` subcommand yet (GET /healthz, /readyz and "
-               "`media-mcp health` come with the health branch)")
-FILE_SECRETS_SKIP = ("the shipped harness does not read NAME_FILE secrets yet (OMBI_API_KEY_FILE, "
-                     "MEDIA_MCP_HTTP_TOKENS_FILE come with the health branch)")
 
 
 def docker(*args, timeout=120, check=True):

@@ -4,9 +4,6 @@ media-mcp beside the fake Ombi, with secrets from files, passes the official Pyt
 call. The run adds a test override: the service on the host's network (compose's default network
 is a bridge with private-range addresses; the tests use loopback only) on a free loopback port,
 the fake Ombi as its upstream.
-
-The run reads its secrets as `OMBI_API_KEY_FILE` / `MEDIA_MCP_HTTP_TOKENS_FILE`, which the
-health branch's harness adds: until then it is skipped with that reason.
 """
 import json
 import secrets
@@ -100,8 +97,6 @@ def test_compose_accepts_the_file(tmp_path):
 
 def test_a_compose_run_beside_the_fake_ombi(tmp_path):
     tag = image.built_image()[0]
-    if not image.has_file_secrets():
-        pytest.skip(image.FILE_SECRETS_SKIP)
     key = "canary-" + secrets.token_hex(12)
     log = tmp_path / "ombi-requests.jsonl"
     server = fake_ombi.start(key, str(log))
