@@ -30,12 +30,12 @@ rustup target list --installed | grep -qx "$target" || rustup target add "$targe
 cargo build --locked --profile "$profile" --workspace --bin media-mcp --target "$target"
 built=target/$target/$profile/media-mcp
 
-# The version from Cargo.toml's [workspace.package]; the server name and source from server.json,
+# The version from Cargo.toml's [workspace.package]; the server name and source from deploy/mcp-registry/server.json,
 # so the image's labels are what the MCP Registry entry says (tests/python/test_image.py).
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
 read -r server_name source < <(python3 -c '
 import json, sys
-s = json.load(open("server.json"))
+s = json.load(open("deploy/mcp-registry/server.json"))
 print(s["name"], s["repository"]["url"])')
 
 ctx=target/image/context

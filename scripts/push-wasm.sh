@@ -22,7 +22,7 @@ wkg=${WKG:-target/tools/wkg-0.16.1/bin/wkg}
 [ -x "$wkg" ] || wkg=$(command -v wkg) || { echo "push-wasm: no wkg (cargo install --locked wkg@0.16.1)" >&2; exit 1; }
 
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
-source=$(python3 -c 'import json; print(json.load(open("server.json"))["repository"]["url"])')
+source=$(python3 -c 'import json; print(json.load(open("deploy/mcp-registry/server.json"))["repository"]["url"])')
 push() {
   local file=$1 ref=$2 description=$3
   [ -f "$file" ] || { echo "push-wasm: $file is missing: ./scripts/build-component.sh" >&2; exit 1; }

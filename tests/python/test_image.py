@@ -111,7 +111,7 @@ def test_the_image_is_within_budget_and_holds_no_shell(tag, tmp_path):
 
 def test_the_labels_and_defaults_are_the_registry_entrys(tag):
     config = image.inspect(tag, "{{json .Config}}")
-    server = json.loads((ROOT / "server.json").read_text())
+    server = json.loads((ROOT / "deploy" / "mcp-registry" / "server.json").read_text())
     labels = config["Labels"]
     assert labels["io.modelcontextprotocol.server.name"] == server["name"]
     assert labels["org.opencontainers.image.version"] == image.version() == server["version"]

@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from image import version  # noqa: E402
 from http_hosts import ROOT  # noqa: E402
 
-SERVER = json.loads((ROOT / "server.json").read_text())
+SERVER = json.loads((ROOT / "deploy" / "mcp-registry" / "server.json").read_text())
 DOCKERFILE = (ROOT / "deploy" / "image" / "Dockerfile").read_text()
 VARIABLES = (ROOT / "crates" / "media-mcp-wire" / "src" / "variables.rs").read_text()
 UNRAID = ROOT / "deploy" / "unraid" / "media-mcp.xml"

@@ -79,7 +79,7 @@ def test_the_artifacts_carry_the_wasm_media_types(pushed, which):
     (layer,) = m["layers"]
     assert layer["mediaType"] == "application/wasm"
     assert layer["digest"] == "sha256:" + sha256(file) and layer["size"] == file.stat().st_size
-    assert m["annotations"]["org.opencontainers.image.source"] == json.loads((ROOT / "server.json").read_text())["repository"]["url"]
+    assert m["annotations"]["org.opencontainers.image.source"] == json.loads((ROOT / "deploy" / "mcp-registry" / "server.json").read_text())["repository"]["url"]
 
 
 @pytest.mark.parametrize("which", ["plugin", "http"])
