@@ -19,9 +19,9 @@ fn failing_sandbox_with_slots(call_timeout: Duration, slots: u32) -> Sandbox {
         memory_limit_bytes: 16 << 20,
         cache_dir: None,
     };
-    let wat = include_str!("../testdata/failing_guest.wat");
-    let digest = artifact_cache::component_digest(wat.as_bytes());
-    Sandbox::load_pooled(wat.as_bytes(), digest, "failing_guest.wat", options, slots)
+    let wasm = wat::parse_str(include_str!("../testdata/failing_guest.wat")).unwrap();
+    let digest = artifact_cache::component_digest(&wasm);
+    Sandbox::load_pooled(&wasm, digest, "failing_guest.wat", options, slots)
         .unwrap()
         .0
 }
@@ -89,8 +89,8 @@ fn a_component_importing_more_than_the_plugin_world_does_not_load() {
         ("wasi:sockets/tcp-create-socket@0.2.12", "create-tcp-socket"),
     ] {
         let wat = format!(r#"(component (import "{import}" (instance (export "{func}" (func)))))"#);
-        let error =
-            Sandbox::from_bytes(wat.as_bytes(), "importer.wat", options.clone()).unwrap_err();
+        let wasm = wat::parse_str(&wat).unwrap();
+        let error = Sandbox::from_bytes(&wasm, "importer.wat", options.clone()).unwrap_err();
         assert!(format!("{error:#}").contains(import), "{error:#}");
     }
 }
