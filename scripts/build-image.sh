@@ -8,8 +8,8 @@
 #   MEDIA_MCP_IMAGE_PROFILE=dist ./scripts/build-image.sh   # fat LTO: smaller, +8 min
 #   MEDIA_MCP_IMAGE=registry.example/media-mcp ./scripts/build-image.sh   # another repository
 #
-# Needs cargo with the musl target (added here), musl-gcc (Debian's musl-tools: ring and zstd
-# compile C), strip, python3 and a docker client whose daemon is running. Prints the image's
+# Needs cargo with the musl target (added here), musl-gcc (Debian's musl-tools: ring
+# compiles C), strip, python3 and a docker client whose daemon is running. Prints the image's
 # size and tags last.
 set -euo pipefail
 cd "$(dirname "$0")/.."

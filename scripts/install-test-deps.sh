@@ -3,7 +3,7 @@
 # optimizer and the Node MCP clients), Debian's nginx, HAProxy, NATS server and OCI registry
 # (the scale-out tests run them on loopback), and for the image tests Docker (docker.io, started
 # here as `dockerd --bridge=none --iptables=false`: containers use the host's network only),
-# docker-compose and musl-tools (the static harness compiles ring's and zstd's C with musl-gcc),
+# docker-compose and musl-tools (the static harness compiles ring's C with musl-gcc),
 # all pinned to their Debian 12 releases by version prefix (security updates within a release
 # still install). Then the musl Rust target and `wkg` (crates.io, pinned, built once into
 # target/tools/). Needs apt-get and root, or sudo without a password; otherwise it names what is
