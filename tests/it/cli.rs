@@ -815,6 +815,12 @@ fn an_unwritable_cache_directory_compiles_in_memory_with_one_warning() {
         "{}",
         out.stderr
     );
+    // The listing could not be stored either, and the start line does not claim it was.
+    assert!(
+        out.stderr.contains("tool(s) (listed)") && !out.stderr.contains("listed and cached"),
+        "{}",
+        out.stderr
+    );
     let precompile = run_cli(
         &["precompile", "--cache-dir", cache.to_str().unwrap()],
         &env,

@@ -510,15 +510,18 @@ async fn list_tools(
     let catalogue = Catalogue::from_specs(specs)?;
     match cache {
         Some((dir, key)) if attempted == 0 => {
-            if let Err(error) = artifact_cache::store_listing(
+            match artifact_cache::store_listing(
                 dir,
                 &key,
                 &report.component_digest,
                 catalogue.tools(),
             ) {
-                artifact_cache::warn_unwritable(dir, &error);
+                Ok(()) => Ok((catalogue, "listed and cached")),
+                Err(error) => {
+                    artifact_cache::warn_unwritable(dir, &error);
+                    Ok((catalogue, "listed"))
+                }
             }
-            Ok((catalogue, "listed and cached"))
         }
         // A listing that fetched something (MoviePilot discovery) is never reused.
         _ => Ok((catalogue, "listed")),
