@@ -5,13 +5,12 @@
 # here as `dockerd --bridge=none --iptables=false`: containers use the host's network only),
 # docker-compose and musl-tools (the static harness compiles ring's C with musl-gcc),
 # all pinned to their Debian 12 releases by version prefix (security updates within a release
-# still install). Then the musl Rust target and `wkg` (crates.io, pinned, built once into
-# target/tools/). Needs apt-get and root, or sudo without a password; otherwise it names what is
+# still install). Then the musl Rust target (wkg, the other tool the tests build, is
+# scripts/install-wkg.sh). Needs apt-get and root, or sudo without a password; otherwise it names what is
 # missing and fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WKG_VERSION=0.16.1
 
 packages=()
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -63,13 +62,5 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { echo "install-test-deps: dockerd did not start:" >&2; tail -20 target/dockerd.log >&2; exit 1; }
 fi
 
-# The musl target for the image's static harness (scripts/build-image.sh), and wkg for the wasm
-# OCI round trip (tests/python/test_wasm_oci.py), built once into target/tools/ (a rerun finds it
-# and does nothing). A debug build: it pushes and pulls two small files, and costs 4 CPU-minutes
-# instead of 12 (about 2 minutes on 2 cores against 6).
+# The musl target for the image's static harness (scripts/build-image.sh).
 rustup target list --installed | grep -qx x86_64-unknown-linux-musl || rustup target add x86_64-unknown-linux-musl
-wkg_root=target/tools/wkg-$WKG_VERSION
-if [ ! -x "$wkg_root/bin/wkg" ]; then
-  echo "install-test-deps: building wkg $WKG_VERSION into $wkg_root" >&2
-  cargo install --quiet --locked --debug "wkg@$WKG_VERSION" --root "$wkg_root"
-fi

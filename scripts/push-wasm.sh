@@ -9,7 +9,7 @@
 # (the HTTP transport plugged with the plugin) to REGISTRY/REPO-http:TAG. Build them first
 # (./scripts/build-component.sh). Credentials: wkg's -u/-p (WKG_OCI_USERNAME/WKG_OCI_PASSWORD) or
 # your docker login; `--insecure HOST:PORT` for a registry on plain HTTP. wkg is the one
-# scripts/install-test-deps.sh builds into target/tools/, or WKG, or `wkg` on PATH.
+# scripts/install-wkg.sh builds into target/tools/, or WKG, or `wkg` on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -8,8 +8,15 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-test-deps.sh
 
+# wkg builds in the background (its own target directory) while the components and the native
+# binaries build; its log is shown only if it fails.
+mkdir -p target/tools
+./scripts/install-wkg.sh >target/tools/install-wkg.log 2>&1 &
+wkg=$!
+
 ./scripts/build-component.sh
 ./scripts/build-native.sh
+wait "$wkg" || { echo "test.sh: building wkg failed:" >&2; cat target/tools/install-wkg.log >&2; exit 1; }
 cargo test --locked --release --workspace
 
 python3 -m venv target/py >/dev/null

@@ -32,7 +32,7 @@ def sha256(path):
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory):
-    for need, what in ((WKG, "scripts/install-test-deps.sh builds it"), (Path(REGISTRY), "Debian's docker-registry"),
+    for need, what in ((WKG, "scripts/install-wkg.sh builds it"), (Path(REGISTRY), "Debian's docker-registry"),
                        (PLUGIN, "scripts/build-component.sh"), (HTTP_COMPONENT, "scripts/build-component.sh"),
                        (HARNESS, "./scripts/build-native.sh")):
         if not need.is_file():
