@@ -198,21 +198,26 @@ fn a_call_past_its_deadline_is_a_timeout_envelope_and_the_next_call_works() {
     );
 }
 
+/// Calls `read_search` over stdio with `env`: the fake Ombi got `key`, and no output shows it.
+fn a_search_sends_the_key(env: &Env, fake: &FakeOmbi, key: &str) {
+    let mut h = Harness::serve_initialized(env, "2025-11-25");
+    let response = h.call_tool("read_search", search_args());
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    assert_eq!(
+        fake.requests().last().unwrap().api_key.as_deref(),
+        Some(key)
+    );
+    let done = h.finish();
+    assert_no_secret(&done.stdout, key, "stdout");
+    assert_no_secret(&done.stderr, key, "stderr");
+}
+
 #[test]
 fn pass_key_mode_lets_the_component_send_the_key() {
     let key = canary_key();
     let fake = FakeOmbi::start(&key).unwrap();
     let env = Env::ombi(&fake, &key).set("MEDIA_MCP_PASS_KEY_TO_GUEST", "1");
-    let mut h = Harness::serve_initialized(&env, "2025-11-25");
-    let response = h.call_tool("read_search", search_args());
-    assert_eq!(response["result"]["isError"], false, "{response}");
-    assert_eq!(
-        fake.requests().last().unwrap().api_key.as_deref(),
-        Some(key.as_str())
-    );
-    let done = h.finish();
-    assert_no_secret(&done.stdout, &key, "stdout");
-    assert_no_secret(&done.stderr, &key, "stderr");
+    a_search_sends_the_key(&env, &fake, &key);
 }
 
 #[test]
@@ -224,16 +229,7 @@ fn a_key_read_from_a_file_with_a_trailing_newline_reaches_ombi() {
     let env = Env::new()
         .set("OMBI_URL", &fake.url())
         .set("OMBI_API_KEY_FILE", file.to_str().unwrap());
-    let mut h = Harness::serve_initialized(&env, "2025-11-25");
-    let response = h.call_tool("read_search", search_args());
-    assert_eq!(response["result"]["isError"], false, "{response}");
-    assert_eq!(
-        fake.requests().last().unwrap().api_key.as_deref(),
-        Some(key.as_str())
-    );
-    let done = h.finish();
-    assert_no_secret(&done.stdout, &key, "stdout");
-    assert_no_secret(&done.stderr, &key, "stderr");
+    a_search_sends_the_key(&env, &fake, &key);
 }
 
 #[test]
