@@ -54,12 +54,7 @@ struct Asked<'a> {
 }
 
 const fn view(name: &'static str, handler: ViewFn) -> View<ViewFn> {
-    View {
-        name,
-        description: "",
-        families: &["media_page"],
-        handler,
-    }
+    View::undescribed(name, &["media_page"], handler)
 }
 
 static VIEWS: Views<ViewFn> = Views {

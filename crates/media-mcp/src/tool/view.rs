@@ -22,6 +22,23 @@ pub struct View<H> {
     pub handler: H,
 }
 
+impl<H> View<H> {
+    /// A view without a description of its own, for a selector described as a whole
+    /// ([`Prose::Whole`]).
+    pub const fn undescribed(
+        name: &'static str,
+        families: &'static [&'static str],
+        handler: H,
+    ) -> Self {
+        View {
+            name,
+            description: "",
+            families,
+            handler,
+        }
+    }
+}
+
 /// How a view's name and description are written in a [`Prose::Joined`] description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gloss {

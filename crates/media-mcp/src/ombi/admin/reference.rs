@@ -45,12 +45,7 @@ struct Asked<'a> {
 type Project = fn(&Value, &mut usize) -> Result<Value, ToolError>;
 
 const fn view(name: &'static str, handler: ViewFn) -> View<ViewFn> {
-    View {
-        name,
-        description: "",
-        families: &["reference_page"],
-        handler,
-    }
+    View::undescribed(name, &["reference_page"], handler)
 }
 
 /// The kinds in schema order: upstream-backed first, then Ombi's code tables.

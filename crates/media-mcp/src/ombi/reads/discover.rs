@@ -38,12 +38,7 @@ pub(super) static TOOL: OmbiTool = OmbiTool::read(
 type ViewFn = fn(&Ombi<'_>, &Args, Window, bool) -> Result<Reply, ToolError>;
 
 const fn view(name: &'static str, handler: ViewFn) -> View<ViewFn> {
-    View {
-        name,
-        description: "",
-        families: &["media_page"],
-        handler,
-    }
+    View::undescribed(name, &["media_page"], handler)
 }
 
 /// The categories: movie ones first, then those only TV has.
