@@ -90,11 +90,12 @@ impl ToolDeadlines {
     }
 }
 
-/// MoviePilot's per-tool deadlines: `search.torrents` may search many sites (MoviePilot allows
-/// it up to 300 s).
+/// MoviePilot's per-tool deadlines: a torrent search may search many sites (MoviePilot allows
+/// it up to 300 s): the documented endpoint's `search.torrents` operation and v2.9.15's
+/// `search_torrents` tool.
 pub const MOVIEPILOT_TOOL_DEADLINES: ToolDeadlines = ToolDeadlines {
     variable: &variables::MOVIEPILOT_DEADLINES,
-    defaults: &[("search.torrents", 300_000)],
+    defaults: &[("search.torrents", 300_000), ("search_torrents", 300_000)],
 };
 
 /// A switch: `Some(true)` for 1/true/yes/on, `Some(false)` for 0/false/no/off (any case,

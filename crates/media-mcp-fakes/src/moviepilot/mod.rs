@@ -623,9 +623,10 @@ async fn rpc(shared: &Shared, record: &RecordedRequest, raw: &RawSender) -> Repl
                     }
                 }
             }
-            if name == "moviepilot_api"
-                && args.get("operation_id") == Some(&json!("search.torrents"))
-            {
+            let torrent_search = name == "search_torrents"
+                || (name == "moviepilot_api"
+                    && args.get("operation_id") == Some(&json!("search.torrents")));
+            if torrent_search {
                 tokio::time::sleep(shared.settings.torrent_search_delay).await;
             }
             let listed = shared.lists(name);
