@@ -13,6 +13,7 @@
 //!   its variable; the plugin reads its configuration with it and a host checks it at start.
 //! - [`upstreams`]: every upstream once (its variables, key header and keyless routes).
 //! - [`user`]: the one rule for a user name to act as.
+//! - [`job`]: job handles for long calls (the `job` result family, `job_status`, `job_cancel`).
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
 //!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
 
@@ -23,6 +24,7 @@ extern crate alloc;
 pub mod cache;
 pub mod code;
 pub mod error_code;
+pub mod job;
 pub mod meta;
 pub mod method;
 pub mod plugin_settings;

@@ -69,14 +69,17 @@ pub enum Section {
     FrontDoor,
     /// The HTTP transport's OAuth mode.
     OAuth,
+    /// Job handles and tasks for long calls (the harness).
+    Jobs,
 }
 
 impl Section {
     /// Every section, in the reference's order.
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Upstreams,
         Section::ToolSelection,
         Section::Limits,
+        Section::Jobs,
         Section::MoviePilot,
         Section::Http,
         Section::FrontDoor,
@@ -93,6 +96,7 @@ impl Section {
             Section::Http => "http",
             Section::FrontDoor => "front-door",
             Section::OAuth => "oauth",
+            Section::Jobs => "jobs",
         }
     }
 }
@@ -201,6 +205,10 @@ pub const VARIABLES: &[Variable] = &[
     OAUTH_INTROSPECTION_URI,
     OAUTH_INTROSPECT,
     PROGRESS_INTERVAL_MS,
+    JOB_AFTER_MS,
+    JOB_KEEP_SECS,
+    JOB_MAX_PER_USER,
+    JOB_MAX,
     LOG,
 ];
 
@@ -312,12 +320,12 @@ pub const MOVIEPILOT_API_DENY: Variable = Variable {
 
 pub const MOVIEPILOT_DEADLINES: Variable = Variable {
     name: "MEDIA_MCP_MOVIEPILOT_DEADLINES",
-    help: "name=ms,... deadline per bridged tool name or operation id (default search.torrents=300000).",
+    help: "name=ms,... deadline per bridged tool name or operation id (default search.torrents=300000,search_torrents=300000).",
     scope: Scope::Guest,
     kind: Kind::Text,
     section: Section::MoviePilot,
     secret: false,
-    doc: "`name=ms,...` per tool name or operation id; default `search.torrents=300000`.",
+    doc: "`name=ms,...` per tool name or operation id; default `search.torrents=300000,search_torrents=300000` (the documented endpoint's torrent-search operation and v2.9.15's torrent-search tool).",
 };
 
 pub const MOVIEPILOT_SCHEMA_MODE: Variable = Variable {
@@ -484,6 +492,66 @@ pub const MEMORY_LIMIT_MIB: Variable = Variable {
     section: Section::Limits,
     secret: false,
     doc: "Linear-memory limit per call, 16–4096 MiB (default 64).",
+};
+
+/// How long a call runs before it is answered with a job handle unless configured: inside
+/// the ~60 s after which claude.ai, ChatGPT and Claude Desktop end a tool call.
+pub const DEFAULT_JOB_AFTER_MS: u64 = 45_000;
+
+pub const JOB_AFTER_MS: Variable = Variable {
+    name: "MEDIA_MCP_JOB_AFTER_MS",
+    help: "A call to a tool that can become a job (MoviePilot's) still running after this many ms is answered with a job handle and goes on detached; job_status reads its result. 0 turns job mode off (calls block). serve and serve --http only.",
+    scope: Scope::Host,
+    kind: Kind::Number {
+        min: 0,
+        max: 600_000,
+        default: DEFAULT_JOB_AFTER_MS,
+    },
+    section: Section::Jobs,
+    secret: false,
+    doc: "A call to a tool that can become a job (the MoviePilot tools, whose deadlines can exceed it) still running after this many ms, 0–600000 (default 45000), is answered with a job handle (`data.kind: \"job\"`) and goes on detached; `job_status` reads its result and `job_cancel` stops it. `0` turns job mode off: calls block, and `job_status` and `job_cancel` are not listed. See [Long calls](../guide/long-calls.md#job-handles).",
+};
+
+pub const JOB_KEEP_SECS: Variable = Variable {
+    name: "MEDIA_MCP_JOB_KEEP_SECS",
+    help: "How long a finished job's result can be read with job_status (or tasks/get), in seconds.",
+    scope: Scope::Host,
+    kind: Kind::Number {
+        min: 900,
+        max: 86_400,
+        default: 1800,
+    },
+    section: Section::Jobs,
+    secret: false,
+    doc: "How long a finished job's result can be read again, 900–86400 s (default 1800); also the `ttlMs` of a task. Results also expire oldest first when finished results outgrow `MEDIA_MCP_JOB_MAX` results at the byte cap. Nothing survives a restart.",
+};
+
+pub const JOB_MAX_PER_USER: Variable = Variable {
+    name: "MEDIA_MCP_JOB_MAX_PER_USER",
+    help: "Calls to job tools one user may have running at once; past it a call is refused with RATE_LIMITED and nothing is sent.",
+    scope: Scope::Host,
+    kind: Kind::Number {
+        min: 1,
+        max: 1024,
+        default: 4,
+    },
+    section: Section::Jobs,
+    secret: false,
+    doc: "Calls to tools that can become jobs one principal may have running at once, 1–1024 (default 4). Past it a new call is refused with `RATE_LIMITED` naming this setting, and nothing is sent upstream; a call identical to a running one joins it instead.",
+};
+
+pub const JOB_MAX: Variable = Variable {
+    name: "MEDIA_MCP_JOB_MAX",
+    help: "Calls to job tools running at once in all; past it a call is refused with RATE_LIMITED and nothing is sent.",
+    scope: Scope::Host,
+    kind: Kind::Number {
+        min: 1,
+        max: 4096,
+        default: 64,
+    },
+    section: Section::Jobs,
+    secret: false,
+    doc: "Calls to tools that can become jobs running at once for all principals, 1–4096 (default 64). Past it a new call is refused with `RATE_LIMITED` naming this setting, and nothing is sent upstream.",
 };
 
 pub const PROGRESS_INTERVAL_MS: Variable = Variable {

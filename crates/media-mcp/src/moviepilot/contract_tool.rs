@@ -45,7 +45,7 @@ pub fn descriptor() -> ToolDescriptor {
         "Returns the full input schema of one MoviePilot tool, or of one of its operations (operation_id or action), with the definitions it uses. Listed schemas of large MoviePilot tools are abridged (compact mode); fetch the contract of the operation you will call before calling it.".to_owned(),
         Access::Read,
         &input_schema(),
-        &republish::output_schema(CONTRACT_TOOL),
+        &republish::own_output_schema(CONTRACT_TOOL),
     )
 }
 

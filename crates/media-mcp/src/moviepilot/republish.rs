@@ -10,6 +10,7 @@ use super::policy::tool_is_read_only;
 use crate::contract::compose_output_schema_with;
 use crate::prelude::*;
 use crate::tool::{Access, Problem, ToolDescriptor, published};
+use media_mcp_wire::job;
 use once_cell::race::OnceBox;
 use serde_json::{Map, Value, json};
 
@@ -18,21 +19,31 @@ pub const FAMILY: &str = "moviepilot_result";
 /// Longest published description, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 
-/// This backend's `$defs` (`moviepilot/defs.json`), parsed once.
+/// This backend's `$defs` (`moviepilot/defs.json`) and the job family, parsed once.
 pub fn extra_defs() -> &'static Map<String, Value> {
     static DEFS: OnceBox<Map<String, Value>> = OnceBox::new();
     DEFS.get_or_init(|| {
         let root: Value =
             serde_json::from_str(include_str!("defs.json")).expect("moviepilot defs.json is JSON");
-        match root.get("$defs") {
-            Some(Value::Object(defs)) => Box::new(defs.clone()),
+        let mut defs = match root.get("$defs") {
+            Some(Value::Object(defs)) => defs.clone(),
             _ => panic!("moviepilot defs.json has an object `$defs`"),
-        }
+        };
+        defs.insert(job::FAMILY.into(), job::family_schema());
+        Box::new(defs)
     })
 }
 
-/// The `outputSchema` of bridged tool `name`.
+/// The `outputSchema` of bridged tool `name`. Any bridged tool can outlive a host's job
+/// threshold (its deadline is MoviePilot's, configurable per tool), so each admits a job
+/// handle as well as its result.
 pub fn output_schema(name: &str) -> Value {
+    compose_output_schema_with(name, &[FAMILY, job::FAMILY], extra_defs())
+}
+
+/// The `outputSchema` of this backend's own short tools (its status and the input-contract
+/// tool), which never become jobs.
+pub fn own_output_schema(name: &str) -> Value {
     compose_output_schema_with(name, &[FAMILY], extra_defs())
 }
 

@@ -21,7 +21,7 @@ pub(super) fn descriptor(problems: &[Problem]) -> ToolDescriptor {
         format!(
             "Checks the MoviePilot backend again and reports why its tools are not all available. At listing time: {said}"
         ),
-        &republish::output_schema(TOOL.name),
+        &republish::own_output_schema(TOOL.name),
     )
 }
 

@@ -4,6 +4,7 @@
 mod cached;
 mod calls;
 mod compact;
+mod jobs;
 mod listing;
 mod selection;
 

@@ -13,10 +13,14 @@ fn the_output_schema_uses_the_envelope_and_our_family() {
     let s = output_schema("search_media");
     assert_eq!(s["properties"]["operation"]["const"], "search_media");
     assert_eq!(
-        s["properties"]["data"]["oneOf"][0]["$ref"],
-        "#/$defs/moviepilot_result"
+        s["properties"]["data"]["oneOf"],
+        serde_json::json!([{"$ref": "#/$defs/moviepilot_result"}, {"$ref": "#/$defs/job"}])
     );
     let mut names: Vec<_> = s["$defs"].as_object().unwrap().keys().cloned().collect();
+    names.sort();
+    assert_eq!(names, ["error", "job", "moviepilot_result"]);
+    let own = own_output_schema("moviepilot_status");
+    let mut names: Vec<_> = own["$defs"].as_object().unwrap().keys().cloned().collect();
     names.sort();
     assert_eq!(names, ["error", "moviepilot_result"]);
     assert!(jsonschema::validator_for(&s).is_ok());
