@@ -32,6 +32,7 @@ mod component;
 mod fake_ombi;
 mod faults;
 mod http_front;
+mod jobs;
 mod long_calls;
 mod mcp_modern;
 mod mcp_stdio;

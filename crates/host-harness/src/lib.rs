@@ -55,6 +55,7 @@ mod background;
 mod cancel;
 mod envelope;
 mod health;
+mod jobs;
 mod progress;
 mod sandbox;
 mod server;

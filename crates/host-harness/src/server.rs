@@ -38,26 +38,29 @@ use std::time::{Duration, Instant};
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, DiscoverResult, ErrorCode, Implementation, InitializeResult,
-    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ContentBlock, CustomRequest, CustomResult, DiscoverResult, ErrorCode, GetTaskParams,
+    GetTaskResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 
 use media_mcp_wire::tool::{CallResult, Mapped};
 pub use media_mcp_wire::{PRINCIPAL_META_KEY, SERVER_NAME};
-use media_mcp_wire::{cache, code, meta, version};
+use media_mcp_wire::{cache, code, job, meta, version};
 use tokio_util::sync::CancellationToken;
 
 use crate::cancel::Cancellations;
 use crate::envelope;
+use crate::jobs::{JobSettings, Jobs};
 use crate::progress;
 use crate::sandbox::{CallContext, CallOutcome, Failure, FailureKind, Sandbox};
 use crate::stdio::quote_bounded;
 
 mod catalogue;
+mod jobs;
 
 pub use catalogue::{Catalogue, CatalogueSlot};
 
@@ -303,6 +306,9 @@ pub struct McpServer {
     read_only: bool,
     progress_interval: Duration,
     cancellations: Cancellations,
+    /// Long calls as jobs; `None`: job mode is off.
+    jobs: Option<Jobs>,
+    offered: Arc<jobs::Offered>,
 }
 
 impl McpServer {
@@ -324,7 +330,20 @@ impl McpServer {
             read_only: false,
             progress_interval: Duration::from_millis(crate::config::DEFAULT_PROGRESS_INTERVAL_MS),
             cancellations: Cancellations::default(),
+            jobs: None,
+            offered: Arc::default(),
         }
+    }
+
+    /// Long calls as jobs, with these settings (off when they say so).
+    pub fn jobs(mut self, settings: JobSettings) -> Self {
+        self.jobs = settings.after.is_some().then(|| Jobs::new(settings));
+        self
+    }
+
+    /// The job registry, when job mode is on (shutdown lets its calls finish).
+    pub fn job_registry(&self) -> Option<Jobs> {
+        self.jobs.clone()
     }
 
     /// How often a call whose request carries a progress token reports progress.
@@ -343,9 +362,11 @@ impl McpServer {
         self.catalogue.listings()
     }
 
-    /// The catalogue as last listed (once the start-up listing is there).
+    /// The catalogue as last listed (once the start-up listing is there), with the job tools
+    /// when a tool can become a job.
     async fn catalogue(&self) -> Arc<Catalogue> {
-        self.catalogue.get().await
+        self.offered
+            .of(self.catalogue.get().await, self.jobs.as_ref())
     }
 
     /// Lists the component's tools again after it answered that `gone`, which the catalogue
@@ -378,9 +399,16 @@ impl McpServer {
     }
 }
 
-/// The `initialize` answer (before version negotiation).
-pub fn server_config() -> ServerConfig {
-    let mut info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
+/// The `initialize` answer (before version negotiation); `tasks`: the Tasks extension is
+/// served (`server/discover` says so; a legacy `initialize` never does).
+pub fn server_config(tasks: bool) -> ServerConfig {
+    let capabilities = ServerCapabilities::builder().enable_tools();
+    let capabilities = if tasks {
+        capabilities.enable_tasks().build()
+    } else {
+        capabilities.build()
+    };
+    let mut info = InitializeResult::new(capabilities);
     info.server_info = Implementation::new(SERVER_NAME, media_mcp_wire::SERVER_VERSION);
     // The fallback for a client asking `initialize` for a version we do not speak there.
     info.protocol_version = serde_json::from_value(Value::String(version::NEWEST_LEGACY.into()))
@@ -390,7 +418,19 @@ pub fn server_config() -> ServerConfig {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        server_config()
+        server_config(self.jobs.is_some())
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut answer = self.negotiate_initialize(&request)?;
+        // The Tasks extension is modern-era only.
+        answer.capabilities.extensions = None;
+        Ok(answer)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -401,11 +441,12 @@ impl ServerHandler for McpServer {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        Ok(
-            DiscoverResult::from_server_info(SUPPORTED_PROTOCOL_VERSIONS.clone(), server_config())
-                .with_ttl_ms(cache::TTL_MS)
-                .with_cache_scope(scope(cache::DISCOVER_SCOPE)),
+        Ok(DiscoverResult::from_server_info(
+            SUPPORTED_PROTOCOL_VERSIONS.clone(),
+            server_config(self.jobs.is_some()),
         )
+        .with_ttl_ms(cache::TTL_MS)
+        .with_cache_scope(scope(cache::DISCOVER_SCOPE)))
     }
 
     fn accepted_subscription_filter(
@@ -447,7 +488,10 @@ impl ServerHandler for McpServer {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         // rmcp asks this from synchronous code (its HTTP server's argument checks, which
         // `serve --http` does not use); the start-up listing is read before any call is served.
-        self.catalogue.now().get(name).cloned()
+        self.offered
+            .of(self.catalogue.now(), self.jobs.as_ref())
+            .get(name)
+            .cloned()
     }
 
     async fn on_custom_request(
@@ -473,18 +517,20 @@ impl ServerHandler for McpServer {
         if !listed && !self.read_only {
             return Err(unknown_tool(&request.name));
         }
-        // rmcp moves the request's `_meta` into the context before the handler runs.
-        let principal = match context.meta.0.get(PRINCIPAL_META_KEY) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(user)) if !user.trim().is_empty() => Some(user.clone()),
-            Some(_) => {
-                return Err(ErrorData::invalid_params(
-                    format!("_meta[\"{PRINCIPAL_META_KEY}\"] must be a non-empty string"),
-                    None,
-                ));
-            }
-        };
+        let principal = principal(&context)?;
         let is_modern = modern(&context);
+        let job_tool = self
+            .jobs
+            .as_ref()
+            .filter(|_| listed && matches!(&*request.name, job::STATUS_TOOL | job::CANCEL_TOOL));
+        let jobs = self
+            .jobs
+            .as_ref()
+            .filter(|_| catalogue.can_become_job(&request.name));
+        let tasks = is_modern
+            && context
+                .client_capabilities()
+                .is_some_and(|caps| caps.supports_tasks());
         // A transport that does not apply cancellations itself leaves them to rmcp's signal.
         let cancel = self
             .cancellations
@@ -493,14 +539,32 @@ impl ServerHandler for McpServer {
         let write = catalogue.is_write(&request.name);
         let name = request.name.clone();
         let call = async {
+            if let Some(jobs) = job_tool {
+                let owner = principal.clone().unwrap_or_default();
+                return McpServer::job_tool(jobs, &owner, &name, request.arguments.as_ref())
+                    .await
+                    .map(CallToolResponse::from);
+            }
             let sandbox = match self.sandbox.get().await {
                 Ok(sandbox) => sandbox,
                 Err(failure) => {
                     let id = uuid::Uuid::new_v4().to_string();
                     let value = envelope::failure_envelope(&name, &id, &failure, false);
-                    return Ok(result(CallResult::from_envelope(value, true)));
+                    return Ok(result(CallResult::from_envelope(value, true)).into());
                 }
             };
+            if let Some(jobs) = jobs {
+                let call = jobs::JobCall {
+                    sandbox,
+                    write,
+                    name: name.to_string(),
+                    arguments: request.arguments,
+                    principal,
+                    listed,
+                    tasks,
+                };
+                return self.call_as_job(jobs, call, &cancel).await;
+            }
             match answer(
                 &sandbox,
                 write,
@@ -511,7 +575,7 @@ impl ServerHandler for McpServer {
             )
             .await?
             {
-                Answer::Result(result) => Ok(result),
+                Answer::Result(result) => Ok(result.into()),
                 Answer::UnknownTool(unknown) => {
                     if listed {
                         self.list_again(&sandbox, &unknown).await;
@@ -540,12 +604,66 @@ impl ServerHandler for McpServer {
                 .await
             }
         };
-        let mut answer = answer?;
-        if is_modern {
-            answer.meta = Some(server_info_meta());
-        }
-        Ok(CallToolResponse::from(answer))
+        let answer = answer?;
+        Ok(if is_modern {
+            jobs::with_meta(answer, server_info_meta())
+        } else {
+            answer
+        })
     }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let owner = principal(&context)?.unwrap_or_default();
+        let jobs = self.jobs.as_ref().ok_or_else(no_tasks)?;
+        jobs::get_task(jobs, &owner, &request.task_id)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = principal(&context)?.unwrap_or_default();
+        let jobs = self.jobs.as_ref().ok_or_else(no_tasks)?;
+        jobs::ack_task(jobs, &owner, &request.task_id, true)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = principal(&context)?.unwrap_or_default();
+        let jobs = self.jobs.as_ref().ok_or_else(no_tasks)?;
+        jobs::ack_task(jobs, &owner, &request.task_id, false)
+    }
+}
+
+/// The user a request acts as: `_meta["media-mcp/principal"]` (rmcp moves the request's
+/// `_meta` into the context before the handler runs), `None` for the default user.
+fn principal(context: &RequestContext<RoleServer>) -> Result<Option<String>, ErrorData> {
+    match context.meta.0.get(PRINCIPAL_META_KEY) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(user)) if !user.trim().is_empty() => Ok(Some(user.clone())),
+        Some(_) => Err(ErrorData::invalid_params(
+            format!("_meta[\"{PRINCIPAL_META_KEY}\"] must be a non-empty string"),
+            None,
+        )),
+    }
+}
+
+/// `tasks/*` when job mode is off (rmcp answers -32601 before this, as the extension is
+/// then not declared).
+fn no_tasks() -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        "tasks are not served: job mode is off (MEDIA_MCP_JOB_AFTER_MS=0)",
+        None,
+    )
 }
 
 /// rmcp's `cacheScope` for the wire crate's name of it.

@@ -53,6 +53,8 @@ pub struct Settings {
     pub(crate) http_front_door: FrontDoor,
     /// How often a call whose request carries a progress token reports progress.
     pub(crate) progress_interval: Duration,
+    /// Long calls as jobs (`serve` and `serve --http`).
+    pub(crate) jobs: crate::jobs::JobSettings,
     /// Idle connections kept per upstream origin (0: no reuse).
     pub(crate) upstream_max_idle: usize,
     /// Worker threads of the runtime when set (0: one per CPU core); unset, each command's own.
@@ -173,6 +175,15 @@ impl Settings {
             http_max_in_flight: count(raw.number(&table::HTTP_MAX_IN_FLIGHT)?),
             http_front_door: FrontDoor::read(raw)?,
             progress_interval: Duration::from_millis(raw.number(&table::PROGRESS_INTERVAL_MS)?),
+            jobs: crate::jobs::JobSettings {
+                after: match raw.number(&table::JOB_AFTER_MS)? {
+                    0 => None,
+                    ms => Some(Duration::from_millis(ms)),
+                },
+                keep: Duration::from_secs(raw.number(&table::JOB_KEEP_SECS)?),
+                max_per_user: count(raw.number(&table::JOB_MAX_PER_USER)?),
+                max: count(raw.number(&table::JOB_MAX)?),
+            },
             upstream_max_idle: count(raw.number(&table::UPSTREAM_MAX_IDLE)?),
             worker_threads: raw
                 .get(table::WORKER_THREADS.name)

@@ -97,6 +97,33 @@ impl Catalogue {
         self.by_name.get(name).map(|&i| &self.tools[i])
     }
 
+    /// Whether a call of `name` may become a job: its output schema admits a job handle.
+    pub fn can_become_job(&self, name: &str) -> bool {
+        self.get(name)
+            .and_then(|t| t.output_schema.as_ref())
+            .and_then(|schema| schema.get("$defs"))
+            .and_then(|defs| defs.get(media_mcp_wire::job::FAMILY))
+            .is_some()
+    }
+
+    /// Whether any tool may become a job.
+    pub fn has_jobs(&self) -> bool {
+        self.tools.iter().any(|t| self.can_become_job(&t.name))
+    }
+
+    /// This catalogue with `extra` after its own tools.
+    ///
+    /// # Errors
+    ///
+    /// An invalid record, or a name the catalogue already has.
+    pub fn with_added(&self, extra: &[ListedTool]) -> anyhow::Result<Catalogue> {
+        let mut tools = self.tools.clone();
+        for spec in extra {
+            tools.push(to_tool(spec)?);
+        }
+        Catalogue::from_tools(tools)
+    }
+
     /// Whether `name` may change upstream state: listed without `readOnlyHint: true`.
     pub fn is_write(&self, name: &str) -> bool {
         self.get(name)
