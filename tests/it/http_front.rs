@@ -4,14 +4,13 @@
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::channel;
+use std::process::Command;
 use std::time::Duration;
 
 use media_mcp_fakes::Fault;
 use media_mcp_fakes::ombi::FakeOmbi;
 use media_mcp_tests::{
-    Env, fresh_dir, harness_binary, random_hex, run_cli, shared_cache_dir, target_dir,
+    Env, HttpServer, exchange, exchange_after, fresh_dir, harness_binary, post, random_hex, run_cli,
 };
 use serde_json::{Value, json};
 
@@ -19,16 +18,18 @@ const ALICE: &str = "alice-token-0123456789abcdef";
 const BOB: &str = "bob-token-0123456789abcdef01";
 const PROXY: &str = "proxy-token-0123456789abcdef";
 
-/// A running `media-mcp serve --http 127.0.0.1:0`; killed when dropped.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
+/// `media-mcp serve --http` against `fake`, with the tokens of alice and bob.
+struct Server;
 
 impl Server {
     /// Starts the harness against `fake`, with `nofile` as its descriptor limit (soft and
     /// hard) when given, and `extra` variables.
-    fn start(fake: &FakeOmbi, key: &str, nofile: Option<u32>, extra: &[(&str, &str)]) -> Server {
+    fn start(
+        fake: &FakeOmbi,
+        key: &str,
+        nofile: Option<u32>,
+        extra: &[(&str, &str)],
+    ) -> HttpServer {
         Server::start_as(&harness_binary(), "127.0.0.1:0", fake, key, nofile, extra)
     }
 
@@ -40,113 +41,17 @@ impl Server {
         key: &str,
         nofile: Option<u32>,
         extra: &[(&str, &str)],
-    ) -> Server {
-        let http = target_dir().join("media_mcp_http.wasm");
-        assert!(http.is_file(), "build it with scripts/build-component.sh");
-        let mut command = match nofile {
-            Some(n) => {
-                let mut c = Command::new("prlimit");
-                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(binary);
-                c
-            }
-            None => Command::new(binary),
-        };
-        command
-            .args(["serve", "--http", listen])
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("MEDIA_MCP_COMPONENT", &http)
-            .env("MEDIA_MCP_CACHE_DIR", shared_cache_dir())
-            .env("OMBI_URL", fake.url())
-            .env("OMBI_API_KEY", key)
-            .env("MEDIA_MCP_HTTP_TOKENS", format!("alice={ALICE},bob={BOB}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        for (k, v) in extra {
-            command.env(k, v);
-        }
-        let mut child = command.spawn().expect("spawning the harness");
-        let stderr = BufReader::new(child.stderr.take().unwrap());
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in stderr.lines() {
-                let Ok(line) = line else { break };
-                if let Some(rest) = line.split("serving MCP over HTTP on http://").nth(1) {
-                    let addr = rest.split('/').next().unwrap_or("").to_owned();
-                    let _ = tx.send(addr);
-                }
-                eprintln!("harness: {line}");
-            }
-        });
-        let addr = rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the harness started serving")
-            .parse()
-            .unwrap();
-        Server { child, addr }
+    ) -> HttpServer {
+        let url = fake.url();
+        let tokens = format!("alice={ALICE},bob={BOB}");
+        let mut env = vec![
+            ("OMBI_URL", url.as_str()),
+            ("OMBI_API_KEY", key),
+            ("MEDIA_MCP_HTTP_TOKENS", tokens.as_str()),
+        ];
+        env.extend_from_slice(extra);
+        HttpServer::start_as(binary, listen, &env, nofile)
     }
-
-    fn alive(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_none()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Sends `head` (request line and headers, without the blank line) and `body`, and reads the
-/// answer: status, headers (lower-case names) and body.
-fn exchange(addr: SocketAddr, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
-    exchange_after(addr, Duration::ZERO, head, body)
-}
-
-/// [`exchange`], sending the request `pause` after connecting.
-fn exchange_after(
-    addr: SocketAddr,
-    pause: Duration,
-    head: &str,
-    body: &str,
-) -> (u16, Vec<(String, String)>, String) {
-    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(30)).unwrap();
-    std::thread::sleep(pause);
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    write!(stream, "{head}\r\nConnection: close\r\n\r\n{body}").unwrap();
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    (status, headers, body.to_owned())
-}
-
-/// A JSON-RPC POST to `/mcp` with `extra` header lines.
-fn post(addr: SocketAddr, extra: &[&str], message: &Value) -> (u16, Vec<(String, String)>, String) {
-    let body = message.to_string();
-    let mut head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}",
-        body.len()
-    );
-    for line in extra {
-        head.push_str("\r\n");
-        head.push_str(line);
-    }
-    exchange(addr, &head, &body)
 }
 
 fn ping(addr: SocketAddr) -> (u16, String) {
@@ -591,7 +496,7 @@ fn readiness_turns_503_once_sigterm_starts_the_drain() {
     kept.get_mut().write_all(probe.as_bytes()).unwrap();
     assert!(read_one_answer(&mut kept).is_some_and(|s| s.contains(" 200 ")));
     let killed = Command::new("kill")
-        .args(["-TERM", &server.child.id().to_string()])
+        .args(["-TERM", &server.pid().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());

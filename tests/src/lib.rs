@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
@@ -413,4 +413,145 @@ pub fn structured(response: &Value) -> &Value {
         "tools/call failed: {response}"
     );
     &response["result"]["structuredContent"]
+}
+
+/// A running `media-mcp serve --http`; killed when dropped.
+pub struct HttpServer {
+    child: Child,
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+}
+
+impl HttpServer {
+    /// Starts the release harness on `127.0.0.1:0` serving `target/media_mcp_http.wasm`, with
+    /// only `env` (and `PATH`, the component and the shared cache) in its environment.
+    pub fn start(env: &[(&str, &str)]) -> HttpServer {
+        HttpServer::start_as(&harness_binary(), "127.0.0.1:0", env, None)
+    }
+
+    /// [`HttpServer::start`] running `binary` on `listen`, with `nofile` as its descriptor
+    /// limit (soft and hard) when given.
+    pub fn start_as(
+        binary: &Path,
+        listen: &str,
+        env: &[(&str, &str)],
+        nofile: Option<u32>,
+    ) -> HttpServer {
+        let http = target_dir().join("media_mcp_http.wasm");
+        assert!(http.is_file(), "build it with scripts/build-component.sh");
+        let mut command = match nofile {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(binary);
+                c
+            }
+            None => Command::new(binary),
+        };
+        command
+            .args(["serve", "--http", listen])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("MEDIA_MCP_COMPONENT", &http)
+            .env("MEDIA_MCP_CACHE_DIR", shared_cache_dir())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut child = command.spawn().expect("spawning the harness");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.split("serving MCP over HTTP on http://").nth(1) {
+                    let addr = rest.split('/').next().unwrap_or("").to_owned();
+                    let _ = tx.send(addr);
+                }
+                eprintln!("harness: {line}");
+            }
+        });
+        let addr = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the harness started serving")
+            .parse()
+            .unwrap();
+        HttpServer { child, addr }
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the process still runs.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `head` (request line and headers, without the blank line) and `body` to `addr`, and
+/// reads the answer: status, headers (lower-case names) and body.
+pub fn exchange(
+    addr: std::net::SocketAddr,
+    head: &str,
+    body: &str,
+) -> (u16, Vec<(String, String)>, String) {
+    exchange_after(addr, Duration::ZERO, head, body)
+}
+
+/// [`exchange`], sending the request `pause` after connecting.
+pub fn exchange_after(
+    addr: std::net::SocketAddr,
+    pause: Duration,
+    head: &str,
+    body: &str,
+) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(30)).unwrap();
+    std::thread::sleep(pause);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(stream, "{head}\r\nConnection: close\r\n\r\n{body}").unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+/// A JSON-RPC POST to `/mcp` on `addr` with `extra` header lines.
+pub fn post(
+    addr: std::net::SocketAddr,
+    extra: &[&str],
+    message: &Value,
+) -> (u16, Vec<(String, String)>, String) {
+    let body = message.to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}",
+        body.len()
+    );
+    for line in extra {
+        head.push_str("\r\n");
+        head.push_str(line);
+    }
+    exchange(addr, &head, &body)
 }
