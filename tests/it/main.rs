@@ -33,6 +33,7 @@ mod fake_ombi;
 mod faults;
 mod http_front;
 mod jobs;
+mod jobs_http;
 mod long_calls;
 mod mcp_modern;
 mod mcp_stdio;

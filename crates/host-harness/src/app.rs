@@ -625,7 +625,7 @@ fn oauth_origins(
 
 /// Lets the jobs still running when the server stops finish, for up to `limit` (the host's
 /// call limit, which ends each of them anyway): a detached write is not cut short.
-async fn finish_jobs(jobs: &crate::jobs::Jobs, limit: std::time::Duration) {
+pub(crate) async fn finish_jobs(jobs: &crate::jobs::Jobs, limit: std::time::Duration) {
     let running = jobs.running();
     if running > 0 {
         crate::log_info!(
@@ -699,9 +699,15 @@ async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::R
         idle_timeout: door.idle_timeout,
         body_timeout: door.body_timeout,
     };
+    let jobs = settings
+        .jobs
+        .after
+        .is_some()
+        .then(|| crate::jobs::Jobs::new(settings.jobs));
     crate::http_serve::serve(
         Arc::new(gateway),
         admission,
+        jobs,
         listener,
         options,
         crate::http_serve::shutdown_signal()?,

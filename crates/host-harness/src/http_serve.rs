@@ -51,12 +51,14 @@ mod admission;
 mod calls;
 mod connections;
 mod descriptors;
+mod jobs;
 mod listener_stop;
 
 use connections::{Connections, Due, Guarded, Held, Watched};
 use listener_stop::HANDSHAKE_SETTLE;
 
 use calls::{Abandoned, ChannelBody};
+use jobs::{HttpJobs, Route};
 
 /// What the listener answers with: a whole answer, or an event stream.
 type HttpResponse = hyper::Response<BoxBody<Bytes, Infallible>>;
@@ -107,10 +109,12 @@ pub struct HttpOptions {
 pub async fn serve(
     gateway: Arc<Gateway>,
     admission: Admission,
+    jobs: Option<crate::jobs::Jobs>,
     listener: TcpListener,
     options: HttpOptions,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
+    let jobs = jobs.map(|jobs| Arc::new(HttpJobs::new(jobs, &admission.auth)));
     let limit = descriptors::raise_limit();
     let cap = descriptors::connection_cap(
         options.max_connections,
@@ -131,6 +135,7 @@ pub async fn serve(
         gateway,
         slots: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
         admission: Arc::new(admission),
+        jobs: jobs.clone(),
         stopping,
         options,
     };
@@ -191,6 +196,9 @@ pub async fn serve(
         );
         connections.abort_all();
     }
+    if let Some(jobs) = jobs {
+        crate::app::finish_jobs(jobs.registry(), options.shutdown_grace).await;
+    }
     Ok(())
 }
 
@@ -200,6 +208,7 @@ struct Shared {
     gateway: Arc<Gateway>,
     slots: Arc<Semaphore>,
     admission: Arc<Admission>,
+    jobs: Option<Arc<HttpJobs>>,
     stopping: watch::Receiver<bool>,
     options: HttpOptions,
 }
@@ -218,6 +227,7 @@ fn spawn_connection(
         gateway,
         slots,
         admission,
+        jobs,
         mut stopping,
         options,
     } = shared.clone();
@@ -226,12 +236,21 @@ fn spawn_connection(
         let draining = stopping.clone();
         let service = hyper::service::service_fn(move |request| {
             let (gateway, slots, admission) = (gateway.clone(), slots.clone(), admission.clone());
+            let jobs = jobs.clone();
             let busy = connection.busy();
             let draining = draining.clone();
             async move {
                 let mut answer = match probe(&request, &draining) {
                     Some(probe) => probe,
-                    None => answer(&gateway, &admission, &slots, options, request).await,
+                    None => {
+                        let front = Front {
+                            gateway: &gateway,
+                            admission: &admission,
+                            jobs: jobs.as_ref(),
+                            slots: &slots,
+                        };
+                        answer(front, options, request).await
+                    }
                 };
                 if *draining.borrow() {
                     answer.headers_mut().insert(
@@ -350,13 +369,26 @@ fn probe(
     health::probe(request.method().as_str(), path, ready).map(|r| whole(admission::to_hyper(r)))
 }
 
+/// What answering a request needs.
+#[derive(Clone, Copy)]
+struct Front<'a> {
+    gateway: &'a Arc<Gateway>,
+    admission: &'a Admission,
+    jobs: Option<&'a Arc<HttpJobs>>,
+    slots: &'a Arc<Semaphore>,
+}
+
 async fn answer(
-    gateway: &Arc<Gateway>,
-    admission: &Admission,
-    slots: &Arc<Semaphore>,
+    front: Front<'_>,
     options: HttpOptions,
     request: hyper::Request<hyper::body::Incoming>,
 ) -> HttpResponse {
+    let Front {
+        gateway,
+        admission,
+        jobs,
+        slots,
+    } = front;
     let (parts, body) = request.into_parts();
     let admitted = match admission::check(admission, &parts) {
         Ok(admitted) => admitted,
@@ -404,28 +436,39 @@ async fn answer(
         return whole(busy);
     };
     let started = Instant::now();
+    let route = jobs.map_or(Route::Forward, |jobs| jobs.route(&body, &admitted));
     let call = calls::tool_call(&body);
     let stream = calls::accepts_event_stream(&parts.headers);
-    let request = hyper::Request::from_parts(
-        parts,
-        Full::new(body)
-            .map_err(|never: Infallible| -> wasmtime_wasi_http::Error { match never {} }),
-    );
+    let owner = jobs.map(|jobs| jobs.owner(&parts, &admitted));
+    if let (Some(jobs), Route::JobTool(_) | Route::Task(_)) = (jobs, &route)
+        && let Err(refusal) = jobs.authenticated(gateway, &parts).await
+    {
+        return whole(refusal);
+    }
+    let request = hyper::Request::from_parts(parts, Full::new(body));
+    let pending = pending(gateway, jobs, route, owner.unwrap_or_default(), request);
+    let pending = match pending {
+        Ok(pending) => pending,
+        Err(answered) => {
+            let response = answered.await;
+            drop(permit);
+            return whole(response);
+        }
+    };
     let Some(call) = call else {
-        let response = gateway.handle(request).await;
+        let response = pending.await;
         drop(permit);
         return whole(response);
     };
     let mut watch = Abandoned::new(call);
     let token = watch.call.progress_token.clone().filter(|_| stream);
     let Some(token) = token else {
-        let response = gateway.handle(request).await;
+        let response = pending.await;
         watch.answered();
         drop(permit);
         return whole(response);
     };
-    let gateway = gateway.clone();
-    let mut handle: Pending = Box::pin(async move { gateway.handle(request).await });
+    let mut handle: Pending = pending;
     tokio::select! {
         response = &mut handle => {
             watch.answered();
@@ -464,6 +507,36 @@ async fn answer(
 
 /// A call in flight in the gateway.
 type Pending = std::pin::Pin<Box<dyn Future<Output = GatewayResponse> + Send>>;
+
+/// The answer to `request` by its route: `Ok` for a tool call (answered by the component, or
+/// through the job registry, or a job tool), which may report progress; `Err` for the rest.
+fn pending(
+    gateway: &Arc<Gateway>,
+    jobs: Option<&Arc<HttpJobs>>,
+    route: Route,
+    owner: String,
+    request: hyper::Request<Full<Bytes>>,
+) -> Result<Pending, Pending> {
+    let gateway = gateway.clone();
+    let jobs = jobs.cloned();
+    Ok(match (route, jobs) {
+        (Route::Extend(call), Some(jobs)) => {
+            return Err(Box::pin(async move {
+                jobs.extend(&call, &gateway, request).await
+            }));
+        }
+        (Route::Task(call), Some(jobs)) => {
+            return Err(Box::pin(async move { jobs.task(&call, &owner) }));
+        }
+        (Route::JobTool(call), Some(jobs)) => {
+            Box::pin(async move { jobs.job_tool(&call, &owner).await })
+        }
+        (Route::Call(call), Some(jobs)) => {
+            Box::pin(async move { jobs.call(&call, &owner, gateway, request).await })
+        }
+        _ => Box::pin(async move { gateway.handle(request).await }),
+    })
+}
 
 /// Sends progress events into `sender` until `handle` answers, then the answer. When the
 /// client goes away (the receiver is dropped), `handle` is dropped, which stops the call, and

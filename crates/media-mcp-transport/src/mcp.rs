@@ -184,6 +184,35 @@ fn modern(name: &str, call: &Call<'_>) -> Result<Value, RpcError> {
     Ok(result)
 }
 
+/// An answer to request `id` that a host serving this transport writes itself (job and task
+/// answers): `outcome` is the result, or the JSON-RPC error object; a modern result keeps a
+/// `resultType` it has (`"task"`) and is otherwise marked complete, and is signed with the
+/// server's identity, as this transport's own answers are.
+pub fn host_reply(
+    format: ReplyFormat,
+    id: &Value,
+    outcome: Result<Value, Value>,
+    modern: bool,
+) -> Response {
+    let message = match outcome {
+        Ok(mut result) => {
+            if modern {
+                let kind = result.get("resultType").cloned();
+                complete(&mut result);
+                if let Some(kind) = kind {
+                    result["resultType"] = kind;
+                }
+            }
+            json!({"jsonrpc": "2.0", "id": id, "result": result})
+        }
+        Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+    };
+    match format {
+        ReplyFormat::Json => Response::json(200, &message),
+        ReplyFormat::EventStream => event_stream(&[message]),
+    }
+}
+
 /// Marks a modern result complete and signs it with the server's identity.
 fn complete(result: &mut Value) {
     result["resultType"] = json!("complete");

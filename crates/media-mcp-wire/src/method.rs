@@ -18,6 +18,10 @@ pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
 pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 /// Progress of a request in flight.
 pub const PROGRESS: &str = "notifications/progress";
+/// The Tasks extension's methods (SEP-2663).
+pub const TASKS_GET: &str = "tasks/get";
+pub const TASKS_CANCEL: &str = "tasks/cancel";
+pub const TASKS_UPDATE: &str = "tasks/update";
 
 /// The methods whose `Mcp-Name` header mirrors `params.name` (`resources/read` mirrors
 /// `params.uri`; this server has no resources or prompts).

@@ -67,7 +67,10 @@ fn a_host_limit_shorter_than_a_component_deadline_is_refused_or_raised() {
     let lowered = [
         mp[0],
         mp[1],
-        ("MEDIA_MCP_MOVIEPILOT_DEADLINES", "search.torrents=60000,search_torrents=60000"),
+        (
+            "MEDIA_MCP_MOVIEPILOT_DEADLINES",
+            "search.torrents=60000,search_torrents=60000",
+        ),
         ("MEDIA_MCP_CALL_TIMEOUT_SECS", "90"),
     ];
     assert_eq!(
