@@ -42,7 +42,11 @@ fn discover_then_stateless_requests_are_served_in_the_modern_era() {
             "2024-11-05"
         ])
     );
-    assert_eq!(result["capabilities"], json!({"tools": {}}));
+    // Job mode is on by default: the Tasks extension is served.
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
     assert_eq!(
         result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         "media-mcp"

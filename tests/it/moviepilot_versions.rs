@@ -81,7 +81,10 @@ fn a_huge_text_in_a_record_is_shortened_and_the_record_kept() {
 fn v2_9_15_reads_are_reads_and_writes_stay_writes() {
     let fake = v2_9_15();
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
-    let tools = listed(&mut h);
+    let tools: Vec<Value> = listed(&mut h)
+        .into_iter()
+        .filter(|t| t["name"] != "job_status" && t["name"] != "job_cancel")
+        .collect();
     assert_eq!(tools.len(), 39, "nothing abridged: no input-contract tool");
     let hint = |name: &str| {
         let t = tools.iter().find(|t| t["name"] == name).expect(name);

@@ -87,8 +87,14 @@ fn a_selection_lists_a_subset_and_hidden_tools_are_unknown() {
             "{want} missing: {listed:?}"
         );
     }
-    let selected =
-        |n: &str| n == "read_search" || n == "search_media" || n.starts_with("write_request_");
+    // The job tools come with a selected tool that can become a job (search_media).
+    let selected = |n: &str| {
+        n == "read_search"
+            || n == "search_media"
+            || n.starts_with("write_request_")
+            || n == "job_status"
+            || n == "job_cancel"
+    };
     assert!(listed.iter().all(|n| selected(n)), "{listed:?}");
     assert!(
         !listed.contains(&"write_request_delete".to_owned()),

@@ -26,10 +26,11 @@ def binary(kind):
 
 def rewrite(text, port, replica_ports):
     """The committed configuration listening on `port` with `replica_ports` as its replicas
-    (the committed file has 8080 and two replicas on 8081, 8082)."""
+    (the committed file has 8080 and three replicas on 8081, 8082, 8083)."""
     text = text.replace("127.0.0.1:8080", f"127.0.0.1:{port}")
-    old = ["127.0.0.1:8081", "127.0.0.1:8082"]
-    assert all(o in text for o in old), "the committed file names two replicas"
+    old = ["127.0.0.1:8081", "127.0.0.1:8082", "127.0.0.1:8083"]
+    assert all(o in text for o in old), "the committed file names three replicas"
+    assert len(replica_ports) == len(old), "one replica per server line"
     for o, new in zip(old, replica_ports):
         text = text.replace(o, f"127.0.0.1:{new}")
     return text

@@ -1,6 +1,6 @@
-"""Replicas behind the balancers of deploy/balancer/: two replicas of target/media_mcp_http.wasm
-(`host-harness serve --http`, `wasmtime serve`) behind nginx and HAProxy on loopback, one killed
-(SIGKILL) while write calls are in flight on it.
+"""Replicas behind the balancers of deploy/balancer/: three replicas of target/media_mcp_http.wasm
+(`host-harness serve --http`, `wasmtime serve`) behind nginx and HAProxy on loopback, the one a
+client's token is routed to killed (SIGKILL) while write calls are in flight on it.
 
 Every call must either have succeeded exactly once (the fake Ombi counts each call's write by
 its own TMDB id) or have come back as an error that says its outcome is unknown: a write is never
@@ -12,6 +12,7 @@ replica is an error of that call, and the session's next call succeeds on the ot
 import asyncio
 import contextlib
 import json
+import os
 import re
 import secrets
 import signal
@@ -55,7 +56,7 @@ def slow_writes(tmp_path):
         server.shutdown()
 
 
-def replicas(host, upstream, tmp_path, n=2):
+def replicas(host, upstream, tmp_path, n=3):
     if not HTTP_COMPONENT.is_file():
         pytest.fail(f"{HTTP_COMPONENT} is missing: run scripts/build-component.sh")
     key, _log, url = upstream
@@ -73,7 +74,7 @@ def replicas(host, upstream, tmp_path, n=2):
 
 @contextlib.contextmanager
 def behind(kind, host, upstream, tmp_path, edit=None):
-    """Two replicas of `host` behind balancer `kind`; yields (balancer, replicas)."""
+    """Three replicas of `host` behind balancer `kind`; yields (balancer, replicas)."""
     rs = replicas(host, upstream, tmp_path)
     try:
         lb = Balancer(kind, [r.port for r in rs], tmp_path, edit=edit)
@@ -123,6 +124,29 @@ def wait_for_arrival(log: Path, ids, timeout=30):
         time.sleep(0.01)
 
 
+def serving(rs, upstream_url):
+    """The replica with a connection to the upstream open now: the one the token's calls are
+    routed to (each client's requests go to one replica)."""
+    port = int(upstream_url.rsplit(":", 1)[1].split("/")[0])
+    connected = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[2].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                connected.add(fields[9])
+    for replica in rs:
+        fds = Path(f"/proc/{replica.proc.pid}/fd")
+        inodes = set()
+        for fd in fds.iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        if inodes & connected:
+            return replica
+    pytest.fail("no replica has a call in flight to the upstream")
+
+
 def call(url, tmdb_id, out):
     try:
         status, headers, data = post(url, write_call(tmdb_id), {"Authorization": f"Bearer {TOKEN}"})
@@ -135,14 +159,16 @@ def call(url, tmdb_id, out):
         out[tmdb_id] = (status, headers, data)
 
 
-def run_kill(balancer_url, victim, log):
-    """IN_FLIGHT writes at once; SIGKILL `victim` while they wait at Ombi; then AFTER more."""
+def run_kill(balancer_url, rs, upstream_url, log):
+    """IN_FLIGHT writes at once; SIGKILL the replica serving them while they wait at Ombi; then
+    AFTER more."""
     out = {}
     first = list(range(1000, 1000 + IN_FLIGHT))
     threads = [threading.Thread(target=call, args=(balancer_url, i, out)) for i in first]
     for t in threads:
         t.start()
     wait_for_arrival(log, first)
+    victim = serving(rs, upstream_url)
     victim.proc.send_signal(signal.SIGKILL)
     victim.proc.wait(timeout=10)
     for t in threads:
@@ -177,9 +203,9 @@ def balancer_kind(request):
 
 @pytest.mark.parametrize("host", HOSTS)
 def test_a_replica_killed_mid_call_never_repeats_a_write(balancer_kind, host, slow_writes, tmp_path):
-    _key, log, _url = slow_writes
+    _key, log, url = slow_writes
     with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
-        out = run_kill(lb.url, rs[0], log)
+        out = run_kill(lb.url, rs, url, log)
     verdict = outcomes(out, writes_seen(log))
     bad = {k: v for k, v in verdict.items() if v not in ("once", "lost")}
     assert not bad, bad
@@ -190,9 +216,9 @@ def test_a_replica_killed_mid_call_never_repeats_a_write(balancer_kind, host, sl
 
 
 def test_the_settings_the_files_avoid_do_repeat_writes(balancer_kind, slow_writes, tmp_path):
-    _key, log, _url = slow_writes
+    _key, log, url = slow_writes
     with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path, edit=UNSAFE[balancer_kind]) as (lb, rs):
-        out = run_kill(lb.url, rs[0], log)
+        out = run_kill(lb.url, rs, url, log)
     seen = writes_seen(log)
     twice = [tmdb for tmdb in out if seen.get(tmdb, 0) > 1]
     assert twice, f"the unsafe setting resent a write: {seen}"
@@ -200,11 +226,11 @@ def test_the_settings_the_files_avoid_do_repeat_writes(balancer_kind, slow_write
 
 
 def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
-    _key, log, _url = slow_writes
+    _key, log, url = slow_writes
 
     ids = range(3000, 3004)
 
-    async def session_body(lb, victim):
+    async def session_body(lb, rs):
         async with create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as http:
             async with streamable_http_client(lb.url, http_client=http) as (read, write):
                 async with ClientSession(read, write) as session:
@@ -220,7 +246,7 @@ def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
                     async def kill_later():
                         while not arrived(log, ids):
                             await asyncio.sleep(0.01)
-                        victim.proc.send_signal(signal.SIGKILL)
+                        serving(rs, url).proc.send_signal(signal.SIGKILL)
 
                     results = await asyncio.wait_for(
                         asyncio.gather(*(one(t) for t in ids), kill_later()), 60)
@@ -228,7 +254,7 @@ def test_an_mcp_session_survives_the_kill(balancer_kind, slow_writes, tmp_path):
                     return results[:-1], after
 
     with behind(balancer_kind, ONE_HOST, slow_writes, tmp_path) as (lb, rs):
-        results, after = asyncio.run(session_body(lb, rs[0]))
+        results, after = asyncio.run(session_body(lb, rs))
     seen = writes_seen(log)
     errors = [(t, e) for t, e in results if e != "ok"]
     assert errors, f"a call was lost with the replica: {results}"
@@ -280,24 +306,25 @@ def test_a_replica_stopped_while_serving_loses_no_call_when_drained(balancer_kin
     done loses nothing (without the drain, the calls started meanwhile are lost).
     `host-harness serve --http` drains by itself on SIGTERM: it refuses new connections (which
     the balancer then sends to the other replica) and finishes its calls."""
-    _key, log, _url = slow_writes
+    _key, log, url = slow_writes
     out = {}
     with behind(balancer_kind, host, slow_writes, tmp_path) as (lb, rs):
         first = start_writes(lb.url, range(4000, 4000 + IN_FLIGHT), out)
         wait_for_arrival(log, range(4000, 4000 + IN_FLIGHT))
+        victim = serving(rs, url)
         # The calls started next end this long after the first ones, while the replica is stopped.
         time.sleep(WRITE_DELAY_S / 3)
         if how == "balancer drain":
-            lb.drain(0)
+            lb.drain(rs.index(victim))
         elif how == "SIGTERM":
-            rs[0].proc.send_signal(signal.SIGTERM)
+            victim.proc.send_signal(signal.SIGTERM)
         second = start_writes(lb.url, range(5000, 5000 + IN_FLIGHT), out)
         for t in first:
             t.join(60)
         if how == "SIGTERM":
-            assert rs[0].proc.wait(timeout=30) == 0
+            assert victim.proc.wait(timeout=30) == 0
         else:
-            rs[0].proc.send_signal(signal.SIGKILL)  # stopped once the first calls are done
+            victim.proc.send_signal(signal.SIGKILL)  # stopped once the first calls are done
         for t in second:
             t.join(60)
     verdict = outcomes(out, writes_seen(log))

@@ -102,7 +102,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 let jobs = server.job_registry();
                 crate::stdio::serve_stdio(server, cancellations, listings, gate).await?;
                 if let Some(jobs) = jobs {
-                    finish_jobs(&jobs, settings.call_timeout).await;
+                    crate::jobs::finish_running(&jobs, settings.call_timeout).await;
                 }
                 Ok(ExitCode::SUCCESS)
             })
@@ -621,19 +621,6 @@ fn oauth_origins(
         origins.push(url);
     }
     Ok(origins)
-}
-
-/// Lets the jobs still running when the server stops finish, for up to `limit` (the host's
-/// call limit, which ends each of them anyway): a detached write is not cut short.
-pub(crate) async fn finish_jobs(jobs: &crate::jobs::Jobs, limit: std::time::Duration) {
-    let running = jobs.running();
-    if running > 0 {
-        crate::log_info!(
-            "{running} job(s) still running; letting them finish (at most {} s)",
-            limit.as_secs()
-        );
-        jobs.drain(limit).await;
-    }
 }
 
 /// `serve --http ADDR`: loads the HTTP component and serves it until SIGINT/SIGTERM.

@@ -197,7 +197,7 @@ pub async fn serve(
         connections.abort_all();
     }
     if let Some(jobs) = jobs {
-        crate::app::finish_jobs(jobs.registry(), options.shutdown_grace).await;
+        crate::jobs::finish_running(jobs.registry(), options.shutdown_grace).await;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use media_mcp_wire::code;
 use media_mcp_wire::job::{self, Handle, Status};
 use serde_json::{Map, Value, json};
 
-use super::{Finished, Jobs, Lookup, Outcome, Refusal, Running};
+use super::registry::{Finished, Jobs, Lookup, Outcome, Refusal, Running};
 use crate::tool::ListedTool;
 
 /// How often a task's client is asked to poll `tasks/get` (`tasks/get` does not wait).

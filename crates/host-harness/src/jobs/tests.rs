@@ -1,9 +1,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use super::*;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use super::registry::*;
 
 fn jobs(after_ms: u64) -> Jobs {
     Jobs::new(JobSettings {

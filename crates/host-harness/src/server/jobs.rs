@@ -15,9 +15,15 @@ use tokio_util::sync::CancellationToken;
 
 use media_mcp_wire::{code, job};
 
-use super::{Answer, Catalogue, McpServer, answer, cancelled, unknown_tool};
+use super::call::{Answer, answer, cancelled, unknown_tool};
+use super::catalogue::Catalogue;
 use crate::jobs::{Answered, Jobs, Outcome};
 use crate::sandbox::Sandbox;
+
+/// Lists the tools again after a call came back unknown (the server's own re-listing).
+pub(super) type Relist = Box<
+    dyn FnOnce(Arc<Sandbox>, String) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> + Send,
+>;
 
 /// The catalogue with the job tools, made once per catalogue it extends.
 #[derive(Debug, Default)]
@@ -73,67 +79,65 @@ pub(super) struct JobCall {
     pub(super) tasks: bool,
 }
 
-impl McpServer {
-    /// Runs `call` through the registry: its result, a job handle, or a task.
-    pub(super) async fn call_as_job(
-        &self,
-        jobs: &Jobs,
-        call: JobCall,
-        cancel: &CancellationToken,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let owner = call.principal.clone().unwrap_or_default();
-        let key = Value::Object(call.arguments.clone().unwrap_or_default());
-        let server = self.clone();
-        let JobCall {
-            sandbox,
-            write,
-            name,
-            arguments,
-            principal,
-            listed,
-            tasks,
-        } = call;
-        let tool = name.clone();
-        let begun = jobs.begin(&owner, &name, &key, write, move |stop| async move {
-            match answer(&sandbox, write, &tool, arguments, principal, &stop).await {
-                Ok(Answer::Result(result)) => Ok(crate::jobs::stored_result(to_json(&result))),
-                Ok(Answer::UnknownTool(unknown)) => {
-                    if listed {
-                        server.list_again(&sandbox, &unknown).await;
-                    }
-                    Err(to_json(&unknown_tool(&unknown)))
+/// Runs `call` through the registry: its result, a job handle, or a task.
+pub(super) async fn call_as_job(
+    jobs: &Jobs,
+    call: JobCall,
+    cancel: &CancellationToken,
+    relist: Relist,
+) -> Result<CallToolResponse, ErrorData> {
+    let owner = call.principal.clone().unwrap_or_default();
+    let key = Value::Object(call.arguments.clone().unwrap_or_default());
+    let JobCall {
+        sandbox,
+        write,
+        name,
+        arguments,
+        principal,
+        listed,
+        tasks,
+    } = call;
+    let tool = name.clone();
+    let begun = jobs.begin(&owner, &name, &key, write, move |stop| async move {
+        match answer(&sandbox, write, &tool, arguments, principal, &stop).await {
+            Ok(Answer::Result(result)) => Ok(crate::jobs::stored_result(to_json(&result))),
+            Ok(Answer::UnknownTool(unknown)) => {
+                let refusal = to_json(&unknown_tool(&unknown));
+                if listed {
+                    relist(sandbox, unknown).await;
                 }
-                Err(error) => Err(to_json(&error)),
+                Err(refusal)
             }
-        });
-        let waiter = match begun {
-            Ok(waiter) => waiter,
-            Err(refusal) => return result_of(&Ok(jobs.refusal(&name, refusal))).map(Into::into),
-        };
-        let answered = tokio::select! {
-            answered = waiter.answer() => answered,
-            () = cancel.cancelled() => return Err(cancelled()),
-        };
-        match answered {
-            Answered::Done(outcome) => result_of(&outcome).map(Into::into),
-            Answered::Job(running) if tasks => {
-                serde_json::from_value::<CreateTaskResult>(jobs.created_task(&running))
-                    .map(CallToolResponse::Task)
-                    .map_err(internal)
-            }
-            Answered::Job(running) => result_of(&Ok(jobs.handle_of(&running))).map(Into::into),
+            Err(error) => Err(to_json(&error)),
         }
+    });
+    let waiter = match begun {
+        Ok(waiter) => waiter,
+        Err(refusal) => return result_of(&Ok(jobs.refusal(&name, refusal))).map(Into::into),
+    };
+    let answered = tokio::select! {
+        answered = waiter.answer() => answered,
+        () = cancel.cancelled() => return Err(cancelled()),
+    };
+    match answered {
+        Answered::Done(outcome) => result_of(&outcome).map(Into::into),
+        Answered::Job(running) if tasks => {
+            serde_json::from_value::<CreateTaskResult>(jobs.created_task(&running))
+                .map(CallToolResponse::Task)
+                .map_err(internal)
+        }
+        Answered::Job(running) => result_of(&Ok(jobs.handle_of(&running))).map(Into::into),
     }
+}
 
-    /// Answers `job_status` or `job_cancel`.
-    pub(super) async fn job_tool(
-        jobs: &Jobs,
-        owner: &str,
-        name: &str,
-        arguments: Option<&JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        result_of(&jobs.answer_job_tool(owner, name, arguments, false).await)
-    }
+/// Answers `job_status` or `job_cancel`.
+pub(super) async fn job_tool(
+    jobs: &Jobs,
+    owner: &str,
+    name: &str,
+    arguments: Option<&JsonObject>,
+) -> Result<CallToolResult, ErrorData> {
+    result_of(&jobs.answer_job_tool(owner, name, arguments, false).await)
 }
 
 /// `tasks/get` for `owner`.

@@ -374,17 +374,25 @@ impl FakeMoviePilot {
     /// How many `tools/call` requests for `tool` arrived (since the last
     /// [`FakeMoviePilot::clear_requests`]).
     pub fn tool_calls(&self, tool: &str) -> usize {
-        lock(&self.shared.log)
-            .iter()
-            .filter(|r| r.rpc_method().as_deref() == Some("tools/call"))
-            .filter(|r| {
-                serde_json::from_slice::<Value>(&r.body)
-                    .ok()
-                    .and_then(|v| v.pointer("/params/name")?.as_str().map(str::to_owned))
-                    .as_deref()
-                    == Some(tool)
-            })
-            .count()
+        self.tool_call_counts().get(tool).copied().unwrap_or(0)
+    }
+
+    /// How many `tools/call` requests arrived for each tool (since the last
+    /// [`FakeMoviePilot::clear_requests`]).
+    pub fn tool_call_counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for r in lock(&self.shared.log).iter() {
+            if r.rpc_method().as_deref() != Some("tools/call") {
+                continue;
+            }
+            let name = serde_json::from_slice::<Value>(&r.body)
+                .ok()
+                .and_then(|v| v.pointer("/params/name")?.as_str().map(str::to_owned));
+            if let Some(name) = name {
+                *counts.entry(name).or_insert(0) += 1;
+            }
+        }
+        counts
     }
 
     /// Answers every later `tools/call` of `tool` with `fault` (the request is still recorded).
