@@ -19,7 +19,7 @@
 mod answers;
 mod registry;
 
-pub use registry::{Answered, JobSettings, Jobs, Outcome, stored_result};
+pub use registry::{Answered, JobSettings, Jobs, Outcome, Produce, stored_result};
 
 /// Lets the jobs still running when the server stops finish, for up to `limit` (the host's
 /// call limit, which ends each of them anyway): a detached write is not cut short.

@@ -30,6 +30,7 @@ mod cells;
 mod client;
 mod floor;
 mod http;
+mod jobs;
 mod machine;
 mod measure;
 mod micro;
@@ -72,16 +73,19 @@ fn main() -> anyhow::Result<()> {
     let mut only_bridge = false;
     let mut only = Only::all();
     let mut only_upstream = false;
+    let mut only_jobs = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--smoke" => plan = Plan::smoke(),
             "--only=bridge" => only_bridge = true,
             "--only=upstream" => only_upstream = true,
+            "--only=jobs" => only_jobs = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--harness=PATH] [--only=bridge | --only=upstream | --only=python,typescript,http,bridge,reuse]\n\
+                    "usage: media-mcp-bench [--smoke] [--out=FILE] [--harness=PATH] [--only=bridge | --only=upstream | --only=jobs | --only=python,typescript,http,bridge,reuse,jobs]\n\
                      (run it through scripts/bench.sh; --only=bridge runs the MoviePilot bridge rows\n\
-                     alone and prints them, --only=upstream the upstream connection-reuse rows; a list\n\
+                     alone and prints them, --only=upstream the upstream connection-reuse rows,\n\
+                     --only=jobs the job registry's rows; a list\n\
                      picks which servers besides the floor and ours to measure, for iterating on one row;\n\
                      --harness= names the harness binary measured, target/release/media-mcp by default)"
                 );
@@ -122,6 +126,19 @@ fn main() -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    if only_jobs {
+        let load_before = machine::load_average();
+        let jobs = runtime.block_on(jobs::run(&root, plan))?;
+        print!("{}", jobs::render(&jobs, plan));
+        let mut verdicts = String::from("\n| target | measured | verdict |\n|---|---|---|\n");
+        jobs::targets(&mut verdicts, &jobs);
+        print!("{verdicts}");
+        println!(
+            "\nload average (1, 5, 15 min) before / after: {load_before} / {}",
+            machine::load_average()
+        );
+        return Ok(());
+    }
     if only_upstream {
         let load_before = machine::load_average();
         let reuse = runtime.block_on(reuse::run(&root, plan))?;
@@ -153,11 +170,23 @@ fn main() -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
+    let jobs = if only.wants("jobs") {
+        Some(runtime.block_on(jobs::run(&root, plan))?)
+    } else {
+        None
+    };
     let micro = micro::read_criterion(&root.join("target/criterion"));
-    let mut text = report::render(&results, &over_http, bridge.as_ref(), &micro, plan);
+    let extra = report::Extra {
+        bridge: bridge.as_ref(),
+        jobs: jobs.as_ref(),
+    };
+    let mut text = report::render(&results, &over_http, extra, &micro, plan);
     text.push_str(&http::render(&over_http, plan));
     if let Some(bridge) = &bridge {
         text.push_str(&bridge::render(bridge, plan));
+    }
+    if let Some(jobs) = &jobs {
+        text.push_str(&jobs::render(jobs, plan));
     }
     if !reuse.is_empty() {
         text.push_str(&reuse::render(&reuse));

@@ -52,7 +52,7 @@ impl Only {
         Ok(Only(Some(names)))
     }
 
-    const NAMES: [&str; 5] = ["python", "typescript", "http", "bridge", "reuse"];
+    const NAMES: [&str; 6] = ["python", "typescript", "http", "bridge", "reuse", "jobs"];
 
     /// Whether `name` is measured.
     pub fn wants(&self, name: &str) -> bool {

@@ -187,12 +187,16 @@ fn python_upstream_rate(r: &ServerResult, k: usize) -> Option<f64> {
         .map(|(_, v)| *v)
 }
 
-fn targets(
-    out: &mut String,
-    results: &Results,
-    over_http: &[HttpResult],
-    bridge: Option<&BridgeResult>,
-) {
+/// The rows measured beside the servers' own: the MoviePilot bridge and the job registry.
+#[derive(Debug, Clone, Copy)]
+pub struct Extra<'a> {
+    /// The bridge rows, when measured.
+    pub bridge: Option<&'a BridgeResult>,
+    /// The job registry's rows, when measured.
+    pub jobs: Option<&'a crate::jobs::JobsResult>,
+}
+
+fn targets(out: &mut String, results: &Results, over_http: &[HttpResult], extra: Extra<'_>) {
     let floor = results.server("floor");
     let ours = results.server("ours");
     let python = results.server("python");
@@ -272,8 +276,11 @@ fn targets(
     ahead_of_peers(out, results);
     ahead_under_python_client(out, &results.python_client);
     crate::http::targets(out, over_http);
-    if let Some(bridge) = bridge {
+    if let Some(bridge) = extra.bridge {
         crate::bridge::targets(out, bridge);
+    }
+    if let Some(jobs) = extra.jobs {
+        crate::jobs::targets(out, jobs);
     }
     let _ = writeln!(
         out,
@@ -326,7 +333,7 @@ fn summary_cells(s: Option<Summary>) -> String {
 pub fn render(
     results: &Results,
     over_http: &[HttpResult],
-    bridge: Option<&BridgeResult>,
+    extra: Extra<'_>,
     micro: &[Micro],
     plan: Plan,
 ) -> String {
@@ -350,7 +357,7 @@ pub fn render(
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     let _ = writeln!(out, "Machine: {}.\n", machine.join("; "));
-    targets(&mut out, results, over_http, bridge);
+    targets(&mut out, results, over_http, extra);
 
     let floor = results.server("floor");
     let _ = writeln!(

@@ -28,7 +28,7 @@ use media_mcp_wire::{code, job, meta, method};
 use serde_json::{Map, Value, json};
 use sha2::{Digest as _, Sha256};
 
-use crate::jobs::{Answered, Jobs, Outcome, stored_result};
+use crate::jobs::{Answered, Jobs, Outcome, Produce, stored_result};
 use crate::sandbox::{Gateway, GatewayResponse};
 
 /// What this layer knows of the listed tools.
@@ -186,7 +186,8 @@ impl HttpJobs {
         let answer = gateway.handle(forwarded).await;
         let (parts, body) = answer.into_parts();
         let body = whole_body(body).await;
-        let Some(mut message) = message_of(&parts, &body) else {
+        let content_type = parts.headers.get(hyper::header::CONTENT_TYPE);
+        let Some(mut message) = message_of(parts.status, content_type, &body) else {
             return hyper::Response::from_parts(parts, Full::new(body));
         };
         let Some(result) = message.get_mut("result").filter(|r| r.is_object()) else {
@@ -298,19 +299,23 @@ impl HttpJobs {
                 let answer = gateway.handle(forwarded).await;
                 let (parts, body) = answer.into_parts();
                 let body = whole_body(body).await;
-                let outcome = outcome_of(&parts, &body);
+                let status = parts.status;
+                let content_type = parts.headers.get(hyper::header::CONTENT_TYPE).cloned();
                 *kept.lock().unwrap_or_else(PoisonError::into_inner) =
-                    Some(hyper::Response::from_parts(parts, Full::new(body)));
-                outcome
+                    Some(hyper::Response::from_parts(parts, Full::new(body.clone())));
+                Box::new(move || outcome_of(status, content_type.as_ref(), &body)) as Produce
             });
         let waiter = match begun {
             Ok(waiter) => waiter,
             Err(refusal) => return reply(request, Ok(self.jobs.refusal(name, refusal))),
         };
         match waiter.answer().await {
-            Answered::Done(outcome) => {
+            Answered::Done(Some(outcome)) => reply(request, (*outcome).clone()),
+            Answered::Done(None) => {
                 let mine = own.lock().unwrap_or_else(PoisonError::into_inner).take();
-                mine.unwrap_or_else(|| reply(request, (*outcome).clone()))
+                mine.unwrap_or_else(|| {
+                    crate::sandbox::error_response(500, "the call ended without an answer")
+                })
             }
             Answered::Job(running) if request.modern && declares_tasks(&request.params) => {
                 reply(request, Ok(self.jobs.created_task(&running)))
@@ -377,15 +382,15 @@ fn reply(request: &Request, outcome: Outcome) -> GatewayResponse {
 }
 
 /// A JSON-RPC message from the component's answer (JSON, or an event stream's last message).
-fn message_of(parts: &hyper::http::response::Parts, body: &Bytes) -> Option<Value> {
-    if parts.status != hyper::StatusCode::OK {
+fn message_of(
+    status: hyper::StatusCode,
+    content_type: Option<&hyper::header::HeaderValue>,
+    body: &Bytes,
+) -> Option<Value> {
+    if status != hyper::StatusCode::OK {
         return None;
     }
-    let content_type = parts
-        .headers
-        .get(hyper::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
+    let content_type = content_type.and_then(|v| v.to_str().ok()).unwrap_or("");
     if content_type.starts_with("text/event-stream") {
         let text = std::str::from_utf8(body).ok()?;
         let data = text
@@ -398,14 +403,18 @@ fn message_of(parts: &hyper::http::response::Parts, body: &Bytes) -> Option<Valu
 }
 
 /// What a call answered by the component ended with, to keep for `job_status`.
-fn outcome_of(parts: &hyper::http::response::Parts, body: &Bytes) -> Outcome {
-    match message_of(parts, body) {
+fn outcome_of(
+    status: hyper::StatusCode,
+    content_type: Option<&hyper::header::HeaderValue>,
+    body: &Bytes,
+) -> Outcome {
+    match message_of(status, content_type, body) {
         Some(message) => match (message.get("result"), message.get("error")) {
             (Some(result), _) => Ok(stored_result(result.clone())),
             (None, Some(error)) => Err(error.clone()),
-            _ => Err(unreadable(parts.status)),
+            _ => Err(unreadable(status)),
         },
-        None => Err(unreadable(parts.status)),
+        None => Err(unreadable(status)),
     }
 }
 

@@ -52,11 +52,25 @@ pub enum Refusal {
     Global(usize),
 }
 
+/// Makes a call's [`Outcome`] once someone besides the caller that started it needs it (a job,
+/// or an identical call that joined): the caller that started it answers with what it kept.
+pub type Produce = Box<dyn FnOnce() -> Outcome + Send>;
+
+/// What the end of a call gives its waiting callers.
+#[derive(Debug, Clone)]
+enum Delivered {
+    /// The outcome, for every caller.
+    Outcome(Arc<Outcome>),
+    /// Only the caller that started it waits: it answers with what it kept.
+    ToStarter,
+}
+
 /// What a waiting caller gets.
 #[derive(Debug, Clone)]
 pub enum Answered {
-    /// The call ended within the threshold.
-    Done(Arc<Outcome>),
+    /// The call ended within the threshold: its outcome, or `None` for the caller that started
+    /// it, which answers with what its call kept.
+    Done(Option<Arc<Outcome>>),
     /// Still running past the threshold: the caller answers with this job.
     Job(Running),
 }
@@ -121,8 +135,10 @@ struct Entry {
     detached: bool,
     /// Callers waiting on it now.
     waiters: usize,
+    /// The caller that started it is among them.
+    starter: bool,
     cancel: CancellationToken,
-    done: watch::Receiver<Option<Arc<Outcome>>>,
+    done: watch::Receiver<Option<Delivered>>,
     /// `Some` once ended.
     finished: Option<Ended>,
     key: Key,
@@ -216,7 +232,7 @@ impl Jobs {
         run: impl FnOnce(CancellationToken) -> F,
     ) -> Result<Waiter, Refusal>
     where
-        F: Future<Output = Outcome> + Send + 'static,
+        F: Future<Output = Produce> + Send + 'static,
     {
         let key = Key {
             owner: owner.to_owned(),
@@ -229,7 +245,7 @@ impl Jobs {
             && let Some(entry) = state.entries.get_mut(&id)
         {
             entry.waiters += 1;
-            return Ok(Waiter::new(self.clone(), id, entry));
+            return Ok(Waiter::new(self.clone(), id, entry, false));
         }
         let (mine, all) = state
             .entries
@@ -255,30 +271,30 @@ impl Jobs {
             created: SystemTime::now(),
             detached: false,
             waiters: 1,
+            starter: true,
             cancel: cancel.clone(),
             done,
             finished: None,
             key: key.clone(),
         };
-        let waiter = Waiter::new(self.clone(), id.clone(), &entry);
+        let waiter = Waiter::new(self.clone(), id.clone(), &entry, true);
         state.running.insert(key, id.clone());
         state.entries.insert(id.clone(), entry);
         drop(state);
         let call = run(cancel.clone());
         let jobs = self.clone();
         tokio::spawn(async move {
-            let outcome = tokio::select! {
-                outcome = call => outcome,
+            let produce = tokio::select! {
+                produce = call => produce,
                 () = cancel.cancelled() => return,
             };
-            jobs.finish(&id, outcome, &sender);
+            jobs.finish(&id, produce, &sender);
         });
         Ok(waiter)
     }
 
     /// Records the end of job `id` and wakes its callers.
-    fn finish(&self, id: &str, outcome: Outcome, sender: &watch::Sender<Option<Arc<Outcome>>>) {
-        let outcome = Arc::new(outcome);
+    fn finish(&self, id: &str, produce: Produce, sender: &watch::Sender<Option<Delivered>>) {
         let mut state = self.state();
         let Some(entry) = state.entries.get_mut(id) else {
             return;
@@ -286,7 +302,18 @@ impl Jobs {
         if entry.finished.is_some() {
             return;
         }
-        let _ = sender.send(Some(outcome.clone()));
+        let others = entry.detached || entry.waiters > usize::from(entry.starter);
+        if !others {
+            let _ = sender.send(Some(Delivered::ToStarter));
+            let key = entry.key.clone();
+            state.entries.remove(id);
+            if state.running.get(&key).is_some_and(|running| running == id) {
+                state.running.remove(&key);
+            }
+            return;
+        }
+        let outcome = Arc::new(produce());
+        let _ = sender.send(Some(Delivered::Outcome(outcome.clone())));
         let key = entry.key.clone();
         if entry.detached {
             let ended = Ended::new(outcome, false);
@@ -444,12 +471,14 @@ pub struct Waiter {
     id: String,
     tool: String,
     started: Instant,
-    done: watch::Receiver<Option<Arc<Outcome>>>,
+    done: watch::Receiver<Option<Delivered>>,
     active: bool,
+    /// This caller started the call.
+    starter: bool,
 }
 
 impl Waiter {
-    fn new(jobs: Jobs, id: String, entry: &Entry) -> Waiter {
+    fn new(jobs: Jobs, id: String, entry: &Entry, starter: bool) -> Waiter {
         Waiter {
             jobs,
             id,
@@ -457,6 +486,14 @@ impl Waiter {
             started: entry.started,
             done: entry.done.clone(),
             active: true,
+            starter,
+        }
+    }
+
+    fn answered(&self, delivered: Delivered) -> Answered {
+        match delivered {
+            Delivered::Outcome(outcome) => Answered::Done(Some(outcome)),
+            Delivered::ToStarter => Answered::Done(None),
         }
     }
 
@@ -484,23 +521,24 @@ impl Waiter {
                 .ok()
                 .and_then(|v| v.clone()),
         };
-        if let Some(outcome) = ended {
-            return Answered::Done(outcome);
+        if let Some(delivered) = ended {
+            return self.answered(delivered);
         }
         let mut state = self.jobs.state();
         let Some(entry) = state.entries.get_mut(&self.id) else {
             drop(state);
             // Ended (and was forgotten) in the meantime: read what it sent.
-            return match self.done.borrow().clone() {
-                Some(outcome) => Answered::Done(outcome),
-                None => Answered::Done(Arc::new(Err(serde_json::json!({
+            let delivered = self.done.borrow().clone();
+            return match delivered {
+                Some(delivered) => self.answered(delivered),
+                None => Answered::Done(Some(Arc::new(Err(serde_json::json!({
                     "code": media_mcp_wire::code::INTERNAL_ERROR,
                     "message": "the call ended without an answer",
-                })))),
+                }))))),
             };
         };
         if let Some(ended) = &entry.finished {
-            return Answered::Done(ended.outcome.clone());
+            return Answered::Done(Some(ended.outcome.clone()));
         }
         if !entry.detached {
             entry.detached = true;
@@ -512,6 +550,7 @@ impl Waiter {
             );
         }
         entry.waiters -= 1;
+        entry.starter &= !self.starter;
         self.active = false;
         Answered::Job(entry.running(&self.id))
     }
@@ -527,6 +566,7 @@ impl Drop for Waiter {
             return;
         };
         entry.waiters = entry.waiters.saturating_sub(1);
+        entry.starter &= !self.starter;
         if entry.waiters == 0 && !entry.detached && entry.finished.is_none() {
             entry.cancel.cancel();
             let key = entry.key.clone();

@@ -19,7 +19,7 @@ fn jobs(after_ms: u64) -> Jobs {
     })
 }
 
-type Call = std::pin::Pin<Box<dyn Future<Output = Outcome> + Send>>;
+type Call = std::pin::Pin<Box<dyn Future<Output = Produce> + Send>>;
 
 /// A call that ends when the returned sender sends its result.
 fn held() -> (
@@ -28,7 +28,10 @@ fn held() -> (
 ) {
     let (send, receive) = oneshot::channel::<Value>();
     (send, move |_cancel| {
-        Box::pin(async move { receive.await.map_err(|_| json!({"code": -1})) }) as Call
+        Box::pin(async move {
+            let outcome = receive.await.map_err(|_| json!({"code": -1}));
+            Box::new(move || outcome) as Produce
+        }) as Call
     })
 }
 
@@ -37,14 +40,14 @@ async fn a_call_that_ends_in_time_is_answered_and_forgotten() {
     let jobs = jobs(5_000);
     let waiter = jobs
         .begin("u", "t", &json!({}), false, |_| async {
-            Ok(json!({"r": 1}))
+            Box::new(|| -> Outcome { panic!("nobody else needs the outcome") }) as Produce
         })
         .unwrap();
     let id = waiter.id().to_owned();
-    let Answered::Done(outcome) = waiter.answer().await else {
+    // Only the caller that started it waits: it answers with what its call kept.
+    let Answered::Done(None) = waiter.answer().await else {
         panic!("a handle for a call that ended")
     };
-    assert_eq!(*outcome, Ok(json!({"r": 1})));
     assert!(matches!(jobs.lookup("u", &id), Lookup::NotFound));
     assert_eq!(jobs.running(), 0);
 }
@@ -73,6 +76,25 @@ async fn a_call_past_the_threshold_becomes_a_job_that_outlives_its_caller() {
 }
 
 #[tokio::test]
+async fn a_caller_that_joined_gets_the_outcome_the_starter_kept_for_itself() {
+    let jobs = jobs(5_000);
+    let (finish, run) = held();
+    let starter = jobs.begin("u", "t", &json!({}), false, run).unwrap();
+    let joined = jobs
+        .begin("u", "t", &json!({}), false, |_| {
+            std::future::pending::<Produce>()
+        })
+        .unwrap();
+    finish.send(json!({"r": 2})).unwrap();
+    let (mine, theirs) = tokio::join!(starter.answer(), joined.answer());
+    assert!(matches!(mine, Answered::Done(Some(_))), "{mine:?}");
+    let Answered::Done(Some(outcome)) = theirs else {
+        panic!("{theirs:?}")
+    };
+    assert_eq!(*outcome, Ok(json!({"r": 2})));
+}
+
+#[tokio::test]
 async fn an_identical_call_joins_the_running_one_and_runs_nothing() {
     let jobs = jobs(20);
     let runs = Arc::new(AtomicUsize::new(0));
@@ -80,7 +102,7 @@ async fn an_identical_call_joins_the_running_one_and_runs_nothing() {
         let runs = runs.clone();
         jobs.begin("u", "t", &args, false, move |_| {
             runs.fetch_add(1, Ordering::SeqCst);
-            std::future::pending::<Outcome>()
+            std::future::pending::<Produce>()
         })
         .unwrap()
     };
@@ -93,7 +115,7 @@ async fn an_identical_call_joins_the_running_one_and_runs_nothing() {
     // Another principal's identical call is its own.
     let theirs = jobs
         .begin("v", "t", &json!({"q": "x", "page": 1}), false, |_| {
-            std::future::pending::<Outcome>()
+            std::future::pending::<Produce>()
         })
         .unwrap();
     assert_ne!(theirs.id(), first.id());
@@ -112,7 +134,7 @@ async fn the_last_caller_leaving_before_the_threshold_stops_the_call() {
                 }
             }
             let _guard = Dropped(Some(stopped_tx));
-            std::future::pending::<Outcome>().await
+            std::future::pending::<Produce>().await
         })
         .unwrap();
     let id = waiter.id().to_owned();
@@ -152,13 +174,13 @@ async fn another_principal_finds_nothing_and_cannot_cancel() {
 #[tokio::test]
 async fn bounds_refuse_before_anything_runs() {
     let jobs = jobs(60_000);
-    let pending = |_| std::future::pending::<Outcome>();
+    let pending = |_| std::future::pending::<Produce>();
     let _a = jobs.begin("u", "t", &json!(1), false, pending).unwrap();
     let _b = jobs.begin("u", "t", &json!(2), false, pending).unwrap();
     let ran = AtomicUsize::new(0);
     let refused = jobs.begin("u", "t", &json!(3), false, |_| {
         ran.fetch_add(1, Ordering::SeqCst);
-        std::future::pending::<Outcome>()
+        std::future::pending::<Produce>()
     });
     assert_eq!(refused.unwrap_err(), Refusal::PerUser(2));
     assert_eq!(ran.load(Ordering::SeqCst), 0);
@@ -179,7 +201,7 @@ async fn cancel_leaves_the_outcome_it_is_given_and_stops_the_call() {
         .begin("u", "w", &json!({}), true, move |cancel| async move {
             cancel.cancelled().await;
             let _ = stopped_tx.send(());
-            Ok(json!("never stored"))
+            Box::new(|| Ok(json!("never stored"))) as Produce
         })
         .unwrap()
         .answer()

@@ -17,7 +17,7 @@ use media_mcp_wire::{code, job};
 
 use super::call::{Answer, answer, cancelled, unknown_tool};
 use super::catalogue::Catalogue;
-use crate::jobs::{Answered, Jobs, Outcome};
+use crate::jobs::{Answered, Jobs, Outcome, Produce};
 use crate::sandbox::Sandbox;
 
 /// Lists the tools again after a call came back unknown (the server's own re-listing).
@@ -98,18 +98,30 @@ pub(super) async fn call_as_job(
         tasks,
     } = call;
     let tool = name.clone();
+    // The call's own answer, for this caller; the registry asks for it as JSON only when
+    // someone else needs it too.
+    let own: Arc<Mutex<Option<Result<CallToolResult, ErrorData>>>> = Arc::default();
+    let kept = own.clone();
     let begun = jobs.begin(&owner, &name, &key, write, move |stop| async move {
-        match answer(&sandbox, write, &tool, arguments, principal, &stop).await {
-            Ok(Answer::Result(result)) => Ok(crate::jobs::stored_result(to_json(&result))),
+        let answered = match answer(&sandbox, write, &tool, arguments, principal, &stop).await {
+            Ok(Answer::Result(result)) => Ok(result),
             Ok(Answer::UnknownTool(unknown)) => {
-                let refusal = to_json(&unknown_tool(&unknown));
+                let refusal = unknown_tool(&unknown);
                 if listed {
                     relist(sandbox, unknown).await;
                 }
                 Err(refusal)
             }
-            Err(error) => Err(to_json(&error)),
-        }
+            Err(error) => Err(error),
+        };
+        *lock(&kept) = Some(answered);
+        Box::new(move || match lock(&kept).as_ref() {
+            Some(Ok(result)) => Ok(crate::jobs::stored_result(to_json(result))),
+            Some(Err(error)) => Err(to_json(error)),
+            None => Err(to_json(&internal_message(
+                "the call's answer was already taken",
+            ))),
+        }) as Produce
     });
     let waiter = match begun {
         Ok(waiter) => waiter,
@@ -120,7 +132,11 @@ pub(super) async fn call_as_job(
         () = cancel.cancelled() => return Err(cancelled()),
     };
     match answered {
-        Answered::Done(outcome) => result_of(&outcome).map(Into::into),
+        Answered::Done(None) => match lock(&own).take() {
+            Some(answered) => answered.map(Into::into),
+            None => Err(internal_message("the call ended without an answer")),
+        },
+        Answered::Done(Some(outcome)) => result_of(&outcome).map(Into::into),
         Answered::Job(running) if tasks => {
             serde_json::from_value::<CreateTaskResult>(jobs.created_task(&running))
                 .map(CallToolResponse::Task)
@@ -192,9 +208,17 @@ fn error_of(error: Value) -> ErrorData {
 }
 
 fn internal(error: serde_json::Error) -> ErrorData {
+    internal_message(&format!("a stored job result could not be read: {error}"))
+}
+
+fn internal_message(message: &str) -> ErrorData {
     ErrorData::new(
         rmcp::model::ErrorCode(code::INTERNAL_ERROR as i32),
-        format!("a stored job result could not be read: {error}"),
+        message.to_owned(),
         None,
     )
+}
+
+fn lock<T>(slot: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
