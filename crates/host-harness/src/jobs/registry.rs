@@ -52,6 +52,9 @@ pub enum Refusal {
     Global(usize),
 }
 
+/// A call and the recording of its end, polled by its starter or by a task of its own.
+type Driver = std::pin::Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// Makes a call's [`Outcome`] once someone besides the caller that started it needs it (a job,
 /// or an identical call that joined): the caller that started it answers with what it kept.
 pub type Produce = Box<dyn FnOnce() -> Outcome + Send>;
@@ -277,19 +280,22 @@ impl Jobs {
             finished: None,
             key: key.clone(),
         };
-        let waiter = Waiter::new(self.clone(), id.clone(), &entry, true);
+        let mut waiter = Waiter::new(self.clone(), id.clone(), &entry, true);
         state.running.insert(key, id.clone());
         state.entries.insert(id.clone(), entry);
         drop(state);
         let call = run(cancel.clone());
         let jobs = self.clone();
-        tokio::spawn(async move {
+        // Driven by the caller that started it while it waits (no task of its own, no hand-off
+        // between tasks for a call that ends in time); by a task once it is detached.
+        let driver: Driver = Box::pin(async move {
             let produce = tokio::select! {
                 produce = call => produce,
                 () = cancel.cancelled() => return,
             };
             jobs.finish(&id, produce, &sender);
         });
+        waiter.driver = Some(driver);
         Ok(waiter)
     }
 
@@ -465,8 +471,9 @@ fn new_id() -> String {
 
 /// A caller waiting on a call. Dropping it before the call is detached stops the call when
 /// it was the last caller.
-#[derive(Debug)]
 pub struct Waiter {
+    /// The call itself, held by the caller that started it until it is detached.
+    driver: Option<Driver>,
     jobs: Jobs,
     id: String,
     tool: String,
@@ -480,6 +487,7 @@ pub struct Waiter {
 impl Waiter {
     fn new(jobs: Jobs, id: String, entry: &Entry, starter: bool) -> Waiter {
         Waiter {
+            driver: None,
             jobs,
             id,
             tool: entry.tool.clone(),
@@ -508,6 +516,22 @@ impl Waiter {
     pub async fn answer(mut self) -> Answered {
         let threshold = self.jobs.settings.after.unwrap_or(Duration::MAX);
         let until = self.started.checked_add(threshold);
+        // Polled in place, so that a caller dropped while it waits still holds the call (and
+        // hands it to a task when others wait for it).
+        if let Some(driver) = self.driver.as_mut() {
+            let ended = match until {
+                Some(until) => tokio::time::timeout_at(until, driver).await.is_ok(),
+                None => {
+                    driver.await;
+                    true
+                }
+            };
+            if let Some(driver) = self.driver.take()
+                && !ended
+            {
+                tokio::spawn(driver);
+            }
+        }
         let ended = match until {
             Some(until) => tokio::time::timeout_at(until, self.done.wait_for(Option::is_some))
                 .await
@@ -558,6 +582,7 @@ impl Waiter {
 
 impl Drop for Waiter {
     fn drop(&mut self) {
+        let driver = self.driver.take();
         if !self.active {
             return;
         }
@@ -574,6 +599,20 @@ impl Drop for Waiter {
             if state.running.get(&key).is_some_and(|id| *id == self.id) {
                 state.running.remove(&key);
             }
+        } else if let Some(driver) = driver {
+            // Others still wait for it: it goes on without the caller that started it.
+            drop(state);
+            tokio::spawn(driver);
         }
+    }
+}
+
+impl std::fmt::Debug for Waiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiter")
+            .field("id", &self.id)
+            .field("tool", &self.tool)
+            .field("starter", &self.starter)
+            .finish_non_exhaustive()
     }
 }

@@ -284,3 +284,22 @@ async fn the_oldest_finished_outcomes_go_first_when_they_outgrow_their_bytes() {
     assert!(matches!(jobs.lookup("u", &ids[0]), Lookup::NotFound));
     assert!(matches!(jobs.lookup("u", &ids[1]), Lookup::Finished(_)));
 }
+
+#[tokio::test]
+async fn a_joined_call_goes_on_when_the_caller_that_started_it_leaves() {
+    let jobs = jobs(60_000);
+    let (finish, run) = held();
+    let starter = jobs.begin("u", "t", &json!({}), false, run).unwrap();
+    let joined = jobs
+        .begin("u", "t", &json!({}), false, |_| {
+            std::future::pending::<Produce>()
+        })
+        .unwrap();
+    // The starter gives up while it drives the call.
+    let _ = tokio::time::timeout(Duration::from_millis(20), starter.answer()).await;
+    finish.send(json!({"r": 3})).unwrap();
+    let Answered::Done(Some(outcome)) = joined.answer().await else {
+        panic!("the joined caller got nothing")
+    };
+    assert_eq!(*outcome, Ok(json!({"r": 3})));
+}
