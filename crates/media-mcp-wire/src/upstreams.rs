@@ -6,7 +6,7 @@
 use crate::settings::{MOVIEPILOT_TOOL_DEADLINES, ToolDeadlines};
 use crate::variables::{
     MOVIEPILOT_API_KEY, MOVIEPILOT_CA_FILE, MOVIEPILOT_URL, OMBI_API_KEY, OMBI_CA_FILE, OMBI_URL,
-    OMBI_USER, Variable,
+    OMBI_USER, SEERR_API_KEY, SEERR_CA_FILE, SEERR_URL, SEERR_USER, Variable,
 };
 
 /// Shortest API key accepted, by the harness at start and by the HTTP component when it holds
@@ -60,6 +60,19 @@ pub const OMBI: Upstream = Upstream {
     tool_deadlines: None,
 };
 
+/// Seerr. Its key goes in the `X-Api-Key` header; the acting user in `X-API-User` (a Seerr
+/// user id), which the component sends.
+pub const SEERR: Upstream = Upstream {
+    name: "Seerr",
+    url: &SEERR_URL,
+    api_key: &SEERR_API_KEY,
+    ca_file: &SEERR_CA_FILE,
+    user: Some(&SEERR_USER),
+    key_header: "X-Api-Key",
+    keyless_paths: &[],
+    tool_deadlines: None,
+};
+
 /// MoviePilot's MCP endpoint. Its `API_TOKEN` goes in the `X-API-KEY` header, which its API
 /// reads the token from; every route needs it.
 pub const MOVIEPILOT: Upstream = Upstream {
@@ -74,7 +87,10 @@ pub const MOVIEPILOT: Upstream = Upstream {
 };
 
 /// Every upstream, in the order the harness reads, lists and applies them.
-pub const UPSTREAMS: &[Upstream] = &[OMBI, MOVIEPILOT];
+pub const UPSTREAMS: &[Upstream] = &[OMBI, SEERR, MOVIEPILOT];
+
+/// The request servers, of which a deployment configures at most one.
+pub const REQUEST_SERVERS: &[Upstream] = &[OMBI, SEERR];
 
 #[cfg(test)]
 mod tests {

@@ -159,6 +159,9 @@ pub const VARIABLES: &[Variable] = &[
     OMBI_URL,
     OMBI_API_KEY,
     OMBI_USER,
+    SEERR_URL,
+    SEERR_API_KEY,
+    SEERR_USER,
     MOVIEPILOT_URL,
     MOVIEPILOT_API_KEY,
     MOVIEPILOT_ALLOW_DB_WRITES,
@@ -168,6 +171,7 @@ pub const VARIABLES: &[Variable] = &[
     MOVIEPILOT_DEADLINES,
     MOVIEPILOT_SCHEMA_MODE,
     OMBI_CA_FILE,
+    SEERR_CA_FILE,
     MOVIEPILOT_CA_FILE,
     UPSTREAM_MAX_IDLE,
     WORKER_THREADS,
@@ -256,6 +260,46 @@ pub const OMBI_USER: Variable = Variable {
     section: Section::Upstreams,
     secret: false,
     doc: "The Ombi user calls act as by default, sent as `UserName`: printable ASCII, at most 256 characters, no comma, checked at start. Set but empty is an error: leave it unset to act as the key's administrator (see [Acting as a user](#acting-as-a-user)). Over stdio a call can name another user in `_meta[\"media-mcp/principal\"]`.",
+};
+
+pub const SEERR_URL: Variable = Variable {
+    name: "SEERR_URL",
+    help: "Seerr (or Overseerr/Jellyseerr migrated to Seerr) base URL, with its path prefix if any. Unset: no Seerr tools. Not together with OMBI_URL.",
+    scope: Scope::Both,
+    kind: Kind::Url,
+    section: Section::Upstreams,
+    secret: false,
+    doc: "Seerr base URL including any reverse-proxy path prefix (`https://host/seerr`); the tools call its `/api/v1`. Unset: no Seerr tools are listed. One request server per deployment: setting it together with `OMBI_URL` is a start error naming both (MoviePilot works beside either). See [the Seerr guide](../guide/seerr.md).",
+};
+
+pub const SEERR_API_KEY: Variable = Variable {
+    name: "SEERR_API_KEY",
+    help: "Seerr API key (required with SEERR_URL). The harness adds it as the `X-Api-Key` header to requests to the Seerr origin; the component never sees it.",
+    scope: Scope::Both,
+    kind: Kind::Secret,
+    section: Section::Upstreams,
+    secret: true,
+    doc: "Seerr API key (Settings → General), required with `SEERR_URL`, at least 8 characters (so that removing it from results cannot hit ordinary text). The harness adds it as the `X-Api-Key` header on requests to the Seerr origin.",
+};
+
+pub const SEERR_USER: Variable = Variable {
+    name: "SEERR_USER",
+    help: "Seerr user to act as by default: a Seerr user id, or a name resolved through Seerr's user search (sent as the `X-API-User` header, by id). Set but empty is an error; unset, calls act as the key's administrator (user 1).",
+    scope: Scope::Both,
+    kind: Kind::Text,
+    section: Section::Upstreams,
+    secret: false,
+    doc: "The Seerr user calls act as by default: a Seerr user id (`7`) or a user name or e-mail matched exactly (case-insensitively) through `GET /user?q=`; sent as `X-API-User` with the id, so that user's permissions, quotas and auto-approval apply. A name that matches no Seerr user fails the call with `NOT_FOUND`; nothing is sent as the administrator instead. Same rules as `OMBI_USER` otherwise: printable ASCII, at most 256 characters, set but empty is an error; unset, every call acts as the key's administrator and every result says so.",
+};
+
+pub const SEERR_CA_FILE: Variable = Variable {
+    name: "SEERR_CA_FILE",
+    help: "PEM file of one or more CA certificates trusted for the Seerr origin only, in addition to the built-in web roots. Read and checked at start.",
+    scope: Scope::Host,
+    kind: Kind::Path,
+    section: Section::Upstreams,
+    secret: false,
+    doc: "PEM file of one or more CA certificates (a private CA, or a self-signed server certificate) trusted in addition to the built-in web roots, for the Seerr origin only. Read and checked at start like `OMBI_CA_FILE`.",
 };
 
 pub const MOVIEPILOT_URL: Variable = Variable {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use media_mcp_wire::plugin_settings;
-use media_mcp_wire::upstreams::{UPSTREAMS, Upstream as WireUpstream};
+use media_mcp_wire::upstreams::{REQUEST_SERVERS, UPSTREAMS, Upstream as WireUpstream};
 
 use super::deadline::host_call_timeout;
 use super::front_door::FrontDoor;
@@ -109,6 +109,7 @@ impl Settings {
         for spec in UPSTREAMS {
             upstreams.extend(upstream(raw, spec)?);
         }
+        one_request_server(&upstreams)?;
         let mut users = Vec::new();
         for spec in UPSTREAMS {
             if let Some(variable) = spec.user {
@@ -221,5 +222,27 @@ fn plugin_variables(raw: &RawSettings) -> Result<(), ConfigError> {
     match plugin_settings::problems(&lookup).into_iter().next() {
         Some(problem) => Err(ConfigError::new(problem.variable, problem.message)),
         None => Ok(()),
+    }
+}
+
+/// A deployment talks to one request server (Ombi or Seerr); MoviePilot works beside either.
+///
+/// # Errors
+///
+/// Two request servers are configured: the error names both variables.
+fn one_request_server(upstreams: &[Upstream]) -> Result<(), ConfigError> {
+    let set: Vec<&str> = REQUEST_SERVERS
+        .iter()
+        .filter(|spec| upstreams.iter().any(|u| u.spec == *spec))
+        .map(|spec| spec.url.name)
+        .collect();
+    match set.as_slice() {
+        [first, second, ..] => Err(ConfigError::new(
+            *second,
+            format!(
+                "{first} and {second} are both set: a deployment uses one request server (Ombi or Seerr), so unset one of them; MoviePilot works beside either"
+            ),
+        )),
+        _ => Ok(()),
     }
 }

@@ -130,6 +130,31 @@ fn ombi_url_without_key_names_the_key_variable() {
 }
 
 #[test]
+fn ombi_and_seerr_together_are_a_start_error_naming_both() {
+    let e = validate(&[
+        ("OMBI_URL", "http://127.0.0.1:5000"),
+        ("OMBI_API_KEY", "ombi-key-1"),
+        ("SEERR_URL", "http://127.0.0.1:5055"),
+        ("SEERR_API_KEY", "seerr-key-1"),
+    ])
+    .unwrap_err();
+    assert_eq!(e.variable, "SEERR_URL");
+    assert!(
+        e.message.contains("OMBI_URL and SEERR_URL are both set"),
+        "{e}"
+    );
+    let seerr_with_moviepilot = validate(&[
+        ("SEERR_URL", "http://127.0.0.1:5055"),
+        ("SEERR_API_KEY", "seerr-key-1"),
+        ("SEERR_USER", "alice"),
+        ("MOVIEPILOT_URL", "http://127.0.0.1:3001/api/v1/mcp"),
+        ("MOVIEPILOT_API_KEY", "moviepilot-key-1"),
+    ])
+    .unwrap();
+    assert_eq!(seerr_with_moviepilot.upstreams().count(), 2);
+}
+
+#[test]
 fn bad_urls_name_the_variable_and_never_echo_credentials() {
     for (url, needle) in [
         ("ftp://h/x", "http or https"),
