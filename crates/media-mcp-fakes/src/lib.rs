@@ -7,6 +7,8 @@
 //!   `tests/python/fake_ombi.py`, and records every request;
 //! * [`moviepilot::FakeMoviePilot`] is MoviePilot's MCP endpoint (JSON-RPC over HTTP POST) with a handful of
 //!   tools;
+//! * [`seerr::FakeSeerr`] replays Seerr v3.1.0 as recorded from the real server
+//!   (`fixtures/seerr/v3.1.0/`), its request validation and key check included;
 //! * [`TestCa`] makes a CA and a loopback certificate per test; either fake serves HTTPS with
 //!   it (`.tls(&ca)` on the builder);
 //! * [`Fault`] and [`moviepilot::faults::CallFault`] are the ways an upstream misbehaves (late, reset, stalled,
@@ -26,6 +28,7 @@ pub mod moviepilot;
 pub mod ombi;
 mod raw;
 mod reply;
+pub mod seerr;
 mod tls;
 
 pub use faults::{Fault, LEAKED_FRAME, LEAKED_PASSWORD, OVERSIZED_BYTES};
