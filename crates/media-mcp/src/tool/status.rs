@@ -2,7 +2,9 @@
 //! problems it reports. `list-tools` has no error channel, so the status tool is how a client
 //! learns what is wrong.
 
+use super::problem::ConfigProblem;
 use super::spec::{Access, ToolDescriptor, published};
+use crate::contract::{ErrorCode, Rendered, Reply, ToolError, compose_output_schema, render};
 use crate::prelude::*;
 use core::fmt;
 use serde_json::{Value, json};
@@ -25,6 +27,44 @@ impl StatusTool {
             output_schema,
         )
     }
+
+    /// The tool listed instead of `server`'s tools when its configuration is unusable: its
+    /// description names every problem.
+    pub(crate) fn unusable(&self, server: &str, problems: &[ConfigProblem]) -> ToolDescriptor {
+        self.descriptor(
+            format!(
+                "Reports why the {server} tools are not available: {server} is configured but unusable. Configuration problems: {}",
+                said(problems)
+            ),
+            &compose_output_schema(self.name, &["metrics"]),
+        )
+    }
+
+    /// A call of the tool: always the configuration error, naming the problems.
+    pub(crate) fn refuse(&self, problems: &[ConfigProblem], correlation_id: &str) -> Rendered {
+        // The plugin's own text: variable names would otherwise be redacted as key-like words.
+        let error = ToolError {
+            message: format!(
+                "configuration error: {}; fix the host's configuration and restart",
+                said(problems)
+            ),
+            ..ToolError::new(ErrorCode::UnsupportedCapability, "")
+        };
+        render(self.name, correlation_id, Reply::failure(error))
+    }
+}
+
+/// Every problem in one line, without control characters, at most 1000 characters.
+fn said(problems: &[ConfigProblem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(1000)
+        .collect()
 }
 
 /// Why some of a backend's tools are not listed.
