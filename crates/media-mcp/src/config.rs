@@ -5,6 +5,7 @@
 use crate::moviepilot::{self, MoviePilotConfig};
 use crate::ombi::{self, OmbiConfig};
 use crate::prelude::*;
+use crate::seerr::{self, SeerrConfig};
 use crate::tool::{ConfigProblem, Selection};
 
 use media_mcp_wire::plugin_settings;
@@ -14,6 +15,8 @@ use media_mcp_wire::plugin_settings;
 pub struct Config {
     /// Ombi, when configured.
     pub(crate) ombi: Option<OmbiConfig>,
+    /// Seerr, when configured (never together with Ombi).
+    pub(crate) seerr: Option<SeerrConfig>,
     /// MoviePilot, when `MOVIEPILOT_URL` is set and usable.
     pub(crate) moviepilot: Option<MoviePilotConfig>,
     /// Whole-call deadline in milliseconds.
@@ -28,12 +31,21 @@ impl Config {
     /// Reads the configuration through `var` (the environment in the guest, a map in tests).
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> Self {
         let mut problems = Vec::new();
-        let ombi = ombi::config::from_lookup(&var, &mut problems);
+        let mut ombi = ombi::config::from_lookup(&var, &mut problems);
+        let seerr = seerr::config::from_lookup(&var, &mut problems);
+        if problems
+            .iter()
+            .any(|p| p.variable == media_mcp_wire::variables::OMBI_URL.name)
+        {
+            // Set together with SEERR_URL: neither request server is used.
+            ombi = None;
+        }
         let call_deadline_ms = plugin_settings::call_deadline_ms(&var, &mut problems);
         let moviepilot = moviepilot::config::from_lookup(&var, &mut problems);
         let selection = Selection::from_lookup(&var, &mut problems);
         Self {
             ombi,
+            seerr,
             moviepilot,
             call_deadline_ms,
             selection,

@@ -9,6 +9,7 @@
 //! - `tool`: what every backend's tools are made of and the `Backend` trait the catalogue merges.
 //! - [`contract`]: output schemas, the result envelope, errors and budgets.
 //! - [`ombi`]: the Ombi backend.
+//! - [`seerr`]: the Seerr backend (the same tools and contract as Ombi's, over Seerr).
 //! - [`moviepilot`]: the MoviePilot backend (its own MCP tools, bridged).
 //! - [`upstream`]: outbound HTTP types and Ombi's failure shapes.
 //! - `host_cache`: what the host keeps for the plugin between calls.
@@ -35,6 +36,7 @@ pub mod moviepilot;
 pub mod ombi;
 mod paging;
 pub mod schema;
+pub mod seerr;
 mod tool;
 pub mod upstream;
 

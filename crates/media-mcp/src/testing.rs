@@ -126,7 +126,17 @@ pub fn call(up: &FakeUpstream, tool: &str, args: Value) -> Value {
 
 /// As [`call`], acting as `principal`.
 pub fn call_as(up: &FakeUpstream, tool: &str, args: Value, principal: Option<&str>) -> Value {
-    let plugin = plugin();
+    call_plugin(&plugin(), up, tool, args, principal)
+}
+
+/// As [`call_as`], with `plugin` configured as the test needs.
+pub fn call_plugin(
+    plugin: &Plugin,
+    up: &FakeUpstream,
+    tool: &str,
+    args: Value,
+    principal: Option<&str>,
+) -> Value {
     let ctx = CallContext {
         correlation_id: "test-1".into(),
         principal: principal.map(str::to_owned),

@@ -108,10 +108,27 @@ fn keywords_used(schema: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// A tool's name, for the messages.
+struct Named {
+    name: &'static str,
+}
+
+/// A tool's name and the function making its input schema.
+type Tool = (&'static str, fn() -> Value);
+
+/// Every native tool of every backend: its name and input schema.
+fn native_tools() -> Vec<Tool> {
+    ombi::tools()
+        .map(|t| (t.name, t.input_schema))
+        .chain(media_mcp::seerr::tools().map(|t| (t.name, t.input_schema)))
+        .collect()
+}
+
 #[test]
 fn every_input_schema_uses_only_supported_keywords_and_is_valid() {
-    for tool in ombi::tools() {
-        let schema = (tool.input_schema)();
+    for (name, input_schema) in native_tools() {
+        let tool = Named { name };
+        let schema = input_schema();
         jsonschema::meta::validate(&schema)
             .unwrap_or_else(|e| panic!("{}: invalid schema: {e}", tool.name));
         assert_eq!(schema["type"], "object", "{}", tool.name);
@@ -131,8 +148,9 @@ fn every_input_schema_uses_only_supported_keywords_and_is_valid() {
 #[test]
 fn validator_agrees_with_jsonschema_on_generated_arguments() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for tool in ombi::tools() {
-        let schema = (tool.input_schema)();
+    for (name, input_schema) in native_tools() {
+        let tool = Named { name };
+        let schema = input_schema();
         let reference = jsonschema::validator_for(&schema).expect("compiles");
         let props = schema["properties"]
             .as_object()

@@ -164,6 +164,24 @@ fn scenarios() -> Vec<(&'static str, Value)> {
             )),
         ),
         (
+            "seerr+moviepilot",
+            beside_ombi(listed(
+                &[
+                    ("SEERR_URL", "http://seerr.test"),
+                    ("SEERR_USER", "alice"),
+                    mp,
+                ],
+                &standard,
+            )),
+        ),
+        (
+            "ombi and seerr both set",
+            beside_ombi(listed(
+                &[ombi, ("SEERR_URL", "http://seerr.test")],
+                &unreachable,
+            )),
+        ),
+        (
             "read-only, selected",
             beside_ombi(listed(
                 &[
