@@ -15,6 +15,7 @@
 //!   documented router schema, recursive definitions included, and v2.9.15 as recorded);
 //! * `moviepilot_faults`: every injected `tools/call` fault of the fake MoviePilot on a read and
 //!   a write (the MoviePilot fault matrix);
+//! * `seerr`: the Seerr backend against the fake Seerr replaying Seerr v3.1.0 as recorded;
 //! * `canary`: a canary API key through every tool under every fault, found nowhere;
 //! * `faults`: every injected upstream fault on a read and a write (the fault matrix);
 //! * `soak`: thousands of calls, 32 in flight, random faults: once each, same answers, flat memory;
@@ -41,6 +42,7 @@ mod moviepilot;
 mod moviepilot_faults;
 mod moviepilot_versions;
 mod policy;
+mod seerr;
 mod selection;
 mod soak;
 mod stdio_kinds;

@@ -1,7 +1,8 @@
 //! `media-mcp-demo`: the component against a fake Ombi on loopback (`media-mcp-fakes`, serving
 //! the fixtures of `tests/fixtures/ombi/` with a random API key), so it runs with no
 //! configuration. Without flags it lists the tools and takes a short tour of a few calls
-//! ([`tour`]); `--serve` serves MCP on stdio against the same fake instead.
+//! ([`tour`]); `--serve` serves MCP on stdio against the same fake instead; `--seerr` uses the
+//! fake Seerr (Seerr v3.1.0 as recorded, acting as its user alice) instead of the fake Ombi.
 //! `./scripts/demo.sh` builds and runs it. The demo is its own program so that the
 //! `host-harness` users install carries no fake upstream.
 
@@ -18,12 +19,17 @@ use host_harness::cli::{
 use host_harness::config::RawSettings;
 use host_harness::present;
 use media_mcp_fakes::ombi::FakeOmbi;
+use media_mcp_fakes::seerr::FakeSeerr;
 
 /// A parsed command line.
 #[derive(Debug)]
 enum Command {
     Help,
-    Run { common: Common, serve: bool },
+    Run {
+        common: Common,
+        serve: bool,
+        seerr: bool,
+    },
 }
 
 /// The demo's command line: the harness's shared flags and `--serve`.
@@ -35,6 +41,9 @@ struct Cli {
     /// serve MCP on stdio against the fake Ombi instead of the tour
     #[arg(long)]
     serve: bool,
+    /// use a fake Seerr (v3.1.0 as recorded, acting as its user alice) instead of the fake Ombi
+    #[arg(long)]
+    seerr: bool,
     /// print this help text
     #[arg(short = 'h', long, action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -45,6 +54,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError
         Parsed::Args(cli) => Ok(Command::Run {
             common: cli.common.into(),
             serve: cli.serve,
+            seerr: cli.seerr,
         }),
         Parsed::Help | Parsed::Version => Ok(Command::Help),
     }
@@ -58,11 +68,13 @@ random key: lists the tools and takes a short tour of a few calls.
 USAGE:
     media-mcp-demo [FLAGS]            the tour
     media-mcp-demo --serve [FLAGS]    serve MCP on stdio against the fake Ombi instead
+    media-mcp-demo --seerr [--serve]  the same against a fake Seerr (v3.1.0 as recorded)
 
 FLAGS:
 {}    -h, --help             print this help text
 
-OMBI_URL and OMBI_API_KEY are set to the fake's; MoviePilot is switched off.
+OMBI_URL and OMBI_API_KEY (with --seerr: SEERR_URL, SEERR_API_KEY and SEERR_USER) are set to
+the fake's; MoviePilot is switched off.
 {}",
         common_flags_help(),
         variables_help()
@@ -76,7 +88,11 @@ fn main() -> ExitCode {
             print!("{}", help());
             ExitCode::SUCCESS
         }
-        Ok(Command::Run { common, serve }) => match run(&common, serve) {
+        Ok(Command::Run {
+            common,
+            serve,
+            seerr,
+        }) => match run(&common, serve, seerr) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("media-mcp-demo: error: {error:#}");
@@ -91,13 +107,70 @@ fn main() -> ExitCode {
     }
 }
 
-/// A fake Ombi with a random key, the component configured against it.
-fn run(common: &Common, serve: bool) -> anyhow::Result<()> {
-    let key = format!("demo-{}", uuid::Uuid::new_v4().simple());
-    let fake = FakeOmbi::start(&key).context("starting the demo Ombi on 127.0.0.1")?;
+/// The demo's upstream: a fake Ombi with a random key, or the fake Seerr.
+enum Fake {
+    Ombi(FakeOmbi),
+    Seerr(FakeSeerr),
+}
+
+impl Fake {
+    fn name(&self) -> &'static str {
+        match self {
+            Fake::Ombi(_) => "Ombi",
+            Fake::Seerr(_) => "Seerr",
+        }
+    }
+
+    fn url(&self) -> String {
+        match self {
+            Fake::Ombi(f) => f.url(),
+            Fake::Seerr(f) => f.url(),
+        }
+    }
+
+    /// Requests received, and how many carried the key header.
+    fn requests(&self) -> (usize, usize, &'static str) {
+        match self {
+            Fake::Ombi(f) => {
+                let r = f.requests();
+                (
+                    r.len(),
+                    r.iter().filter(|r| r.api_key.is_some()).count(),
+                    "ApiKey",
+                )
+            }
+            Fake::Seerr(f) => {
+                let r = f.requests();
+                (
+                    r.len(),
+                    r.iter().filter(|r| r.api_key.is_some()).count(),
+                    "X-Api-Key",
+                )
+            }
+        }
+    }
+}
+
+/// The fake upstream, the component configured against it.
+fn run(common: &Common, serve: bool, seerr: bool) -> anyhow::Result<()> {
     let mut env = RawSettings::from_env(std::env::vars());
-    env.set("OMBI_URL", fake.url());
-    env.set("OMBI_API_KEY", key);
+    let key = format!("demo-{}", uuid::Uuid::new_v4().simple());
+    let fake = if seerr {
+        let fake = FakeSeerr::start_at(&key, "requests")
+            .context("starting the demo Seerr on 127.0.0.1")?;
+        env.set("SEERR_URL", fake.url());
+        env.set("SEERR_API_KEY", key);
+        env.set("SEERR_USER", "alice".to_owned());
+        env.set("OMBI_URL", "");
+        env.set("OMBI_API_KEY", "");
+        Fake::Seerr(fake)
+    } else {
+        let fake = FakeOmbi::start(&key).context("starting the demo Ombi on 127.0.0.1")?;
+        env.set("OMBI_URL", fake.url());
+        env.set("OMBI_API_KEY", key);
+        env.set("SEERR_URL", "");
+        Fake::Ombi(fake)
+    };
     // The demo talks to its own upstream only.
     env.set("MOVIEPILOT_URL", "");
     env.set("MOVIEPILOT_API_KEY", "");
@@ -109,28 +182,29 @@ fn run(common: &Common, serve: bool) -> anyhow::Result<()> {
         let host = Host::start(&settings).await?;
         if serve {
             host_harness::log_info!(
-                "demo Ombi at {} (random key); serving MCP on stdio",
+                "demo {} at {}; serving MCP on stdio",
+                fake.name(),
                 fake.url()
             );
             return host.serve_stdio().await;
         }
         println!(
-            "media-mcp demo: the component runs against a fake Ombi at {} (random API key).",
+            "media-mcp demo: the component runs against a fake {} at {} (random API key).",
+            fake.name(),
             fake.url()
         );
         println!("\n{} tool(s):", host.tools().len());
         print!("{}", present::tool_list(host.tools()));
         print!("{}", tour::tour(&host).await);
-        let requests = fake.requests();
-        let keyed = requests.iter().filter(|r| r.api_key.is_some()).count();
+        let (all, keyed, header) = fake.requests();
         let who = if settings.pass_key_to_guest {
             "sent by the component (--pass-key-to-guest)"
         } else {
             "added by the host; the component never saw the key"
         };
         println!(
-            "\nThe fake Ombi received {} request(s); {keyed} carried the ApiKey header, {who}.",
-            requests.len()
+            "\nThe fake {} received {all} request(s); {keyed} carried the {header} header, {who}.",
+            fake.name()
         );
         Ok(())
     })

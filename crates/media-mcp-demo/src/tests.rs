@@ -6,14 +6,19 @@ fn parse_str(args: &[&str]) -> Result<Command, UsageError> {
 
 #[test]
 fn serve_and_common_flags() {
-    let Command::Run { common, serve } = parse_str(&["--serve", "--no-cache"]).unwrap() else {
+    let Command::Run {
+        common,
+        serve,
+        seerr,
+    } = parse_str(&["--serve", "--no-cache"]).unwrap()
+    else {
         panic!()
     };
-    assert!(serve && common.overrides.no_cache);
-    let Command::Run { serve, .. } = parse_str(&[]).unwrap() else {
+    assert!(serve && common.overrides.no_cache && !seerr);
+    let Command::Run { serve, seerr, .. } = parse_str(&["--seerr"]).unwrap() else {
         panic!()
     };
-    assert!(!serve);
+    assert!(!serve && seerr);
     assert!(matches!(parse_str(&["--help"]).unwrap(), Command::Help));
 }
 
