@@ -3,23 +3,18 @@
 //! administrator, every result says so. When `SEERR_URL` is set but unusable it lists only
 //! `seerr_status`.
 
+use super::client::Acting;
 use super::client::Seerr;
 use super::config::SeerrConfig;
-use super::identity::{self, Acting};
+use super::identity;
+use super::tool::SeerrTool;
 use super::{issues, media, requests, search, server, status, users, writes};
-use crate::contract::{self, Rendered, Reply, ToolError};
+use crate::contract::{self, Rendered, Reply};
 use crate::prelude::*;
 use crate::tool::{
-    Access, Args, Backend, CallContext, ConfigProblem, ToolDescriptor, ToolSpec, UnknownTool,
+    Access, Backend, CallContext, ConfigProblem, ToolDescriptor, ToolSpec, UnknownTool,
 };
 use crate::upstream::Upstream;
-
-/// A Seerr tool handler: a client acting as the call's user, validated arguments in, a reply
-/// out.
-pub(crate) type Handler = fn(&Seerr<'_>, &Args) -> Result<Reply, ToolError>;
-
-/// One Seerr tool.
-pub(crate) type SeerrTool = ToolSpec<Handler>;
 
 /// The Seerr tools, in catalogue order: reads first, then writes.
 static REGISTRY: &[&SeerrTool] = &[

@@ -6,13 +6,21 @@
 //! list is answered 400, so the tools send only the parameters of the recorded version.
 
 use super::config::SeerrConfig;
-use super::identity::Acting;
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
 use crate::upstream::recognise::{json_body, status_error, transport_error};
 use crate::upstream::{Effect, HttpRequest, HttpResponse, MAX_BODY_BYTES, Method, Upstream};
 use media_mcp_wire::upstreams;
 use serde_json::Value;
+
+/// Who the calls act as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Acting {
+    /// No user to act as is set: the key's administrator, user 1.
+    Administrator,
+    /// A Seerr user, by id (and the name it was resolved from, if any).
+    User { id: i64, name: Option<String> },
+}
 
 /// Where Seerr's API lives under its base URL.
 pub const API: &str = "/api/v1";

@@ -5,21 +5,12 @@
 //! name, display name, e-mail, Plex or Jellyfin user name. A name nobody has is `NOT_FOUND`:
 //! the call is never sent as the administrator instead.
 
-use super::client::Seerr;
+use super::client::{Acting, Seerr};
 use crate::contract::{ErrorCode, ToolError};
 use crate::prelude::*;
 use crate::upstream::encode_query_value;
 use media_mcp_wire::variables::SEERR_USER;
 use serde_json::Value;
-
-/// Who the calls act as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Acting {
-    /// No user to act as is set: the key's administrator, user 1.
-    Administrator,
-    /// A Seerr user, by id (and the name it was resolved from, if any).
-    User { id: i64, name: Option<String> },
-}
 
 /// The warning every result carries when calls act as the administrator.
 pub fn administrator_warning() -> String {

@@ -3,10 +3,10 @@
 //! input schema; Seerr's issues belong to media, not requests, and it has no in-progress or
 //! deleted state and no grouping, so those views and states are refused.
 
-use super::backend::SeerrTool;
 use super::client::Seerr;
 use super::project;
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -44,13 +44,6 @@ pub fn input_schema() -> Value {
             {"if": {"properties": {"view": {"enum": ["list", "summary"]}}}, "else": absent("status")}
         ]
     })
-}
-
-fn unsupported(field: &str, message: &str) -> ToolError {
-    ToolError {
-        field: Some(field.to_owned()),
-        ..ToolError::new(ErrorCode::UnsupportedCapability, message)
-    }
 }
 
 pub fn run(seerr: &Seerr<'_>, args: &Args) -> Result<Reply, ToolError> {

@@ -3,10 +3,10 @@
 //! holds, and on demand cast and crew, streaming providers and seasons. Ombi's input schema;
 //! what Seerr cannot read this way (music, other id namespaces) is refused.
 
-use super::backend::SeerrTool;
 use super::client::Seerr;
 use super::project::{self, Record};
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -63,13 +63,6 @@ pub fn input_schema() -> Value {
              "then": {"properties": {"id": {"pattern": NUMERIC}}}}
         ]
     })
-}
-
-fn unsupported(field: &str, message: &str) -> ToolError {
-    ToolError {
-        field: Some(field.to_owned()),
-        ..ToolError::new(ErrorCode::UnsupportedCapability, message)
-    }
 }
 
 /// Most credits kept.

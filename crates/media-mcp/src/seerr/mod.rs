@@ -17,6 +17,7 @@ mod search;
 mod server;
 mod states;
 mod status;
+mod tool;
 mod users;
 mod writes;
 

@@ -4,11 +4,11 @@
 //! equivalent for (music, TV child requests, a title search of requests, the retry queue,
 //! sorting by title or state, a time-window summary) is refused naming the argument.
 
-use super::backend::SeerrTool;
+use super::client::Acting;
 use super::client::Seerr;
-use super::identity::Acting;
 use super::project;
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -32,13 +32,6 @@ pub(super) static STATS: SeerrTool = SeerrTool::read(
     stats_schema,
     stats,
 );
-
-fn unsupported(field: &str, message: &str) -> ToolError {
-    ToolError {
-        field: Some(field.to_owned()),
-        ..ToolError::new(ErrorCode::UnsupportedCapability, message)
-    }
-}
 
 pub fn requests_schema() -> Value {
     let not = json!({"not": {}});

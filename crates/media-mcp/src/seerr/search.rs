@@ -2,10 +2,10 @@
 //! search, 20 results a page, each with Seerr's `mediaInfo` when it knows the title). Ombi's
 //! input schema; what Seerr cannot search (music, a person's movies, a year) is refused.
 
-use super::backend::SeerrTool;
 use super::client::Seerr;
 use super::project;
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, no_music, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging::{self, Window};
 use crate::prelude::*;
 use crate::tool::{Args, Gloss, Prose, View, Views};
@@ -86,17 +86,6 @@ static VIEWS: Views<ViewFn> = Views {
 const MAX_PAGES: i64 = 5;
 /// Results in a Seerr search page.
 const PAGE_SIZE: usize = 20;
-
-fn unsupported(field: &str, message: &str) -> ToolError {
-    ToolError {
-        field: Some(field.to_owned()),
-        ..ToolError::new(ErrorCode::UnsupportedCapability, message)
-    }
-}
-
-fn no_music(field: &str) -> ToolError {
-    unsupported(field, "Seerr has no music: it requests movies and TV shows")
-}
 
 pub fn input_schema() -> Value {
     json!({

@@ -2,9 +2,9 @@
 //! is available), `GET /settings/about`, `GET /request/count` and `GET /settings/public`.
 //! Ombi's input schema; Seerr has no health check route (its status answers instead).
 
-use super::backend::SeerrTool;
 use super::client::Seerr;
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -111,13 +111,10 @@ pub fn run(seerr: &Seerr<'_>, args: &Args) -> Result<Reply, ToolError> {
                 ],
             )))
         }
-        _ => Err(ToolError {
-            field: Some("view".to_owned()),
-            ..ToolError::new(
-                ErrorCode::UnsupportedCapability,
-                "Seerr has no health check route: use view status",
-            )
-        }),
+        _ => Err(unsupported(
+            "view",
+            "Seerr has no health check route: use view status",
+        )),
     }
 }
 

@@ -2,10 +2,10 @@
 //! Ombi's input schema; Seerr has no "online" list and no per-user notification agents to read
 //! here, so those views are refused. Records carry ids and names, never e-mail addresses.
 
-use super::backend::SeerrTool;
 use super::client::Seerr;
 use super::project;
-use crate::contract::{ErrorCode, Reply, ToolError};
+use super::tool::{SeerrTool, unsupported};
+use crate::contract::{Reply, ToolError};
 use crate::paging;
 use crate::prelude::*;
 use crate::tool::Args;
@@ -62,13 +62,10 @@ pub fn run(seerr: &Seerr<'_>, args: &Args) -> Result<Reply, ToolError> {
             }
             one(&seerr.get(&format!("/user/{id}"))?)
         }
-        view => Err(ToolError {
-            field: Some("view".to_owned()),
-            ..ToolError::new(
-                ErrorCode::UnsupportedCapability,
-                format!("Seerr has no {view} view of users"),
-            )
-        }),
+        view => Err(unsupported(
+            "view",
+            &format!("Seerr has no {view} view of users"),
+        )),
     }
 }
 

@@ -7,11 +7,11 @@
 //! must be the title Seerr has for it. Seerr keeps one message per issue, so `subject` opens
 //! it; the category is Seerr's issue type (1 video, 2 audio, 3 subtitles, 4 other).
 
-use super::{Mutation, refused, unsupported};
+use super::outcome::{Mutation, refused};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::seerr::backend::SeerrTool;
 use crate::seerr::client::Seerr;
+use crate::seerr::tool::{SeerrTool, unsupported};
 use crate::tool::Args;
 use crate::upstream::recognise::json_body;
 use crate::upstream::{Effect, HttpResponse, Method};

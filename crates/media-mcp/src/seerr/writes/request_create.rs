@@ -6,13 +6,13 @@
 //! `is4k` is always sent: Seerr v3.1.0 looks for an existing request with `is4k = <body>`, so a
 //! body without it matches nothing and a duplicate is created instead of refused.
 
-use super::{Mutation, refused, unsupported};
+use super::outcome::{Mutation, refused};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::seerr::backend::SeerrTool;
 use crate::seerr::client::Seerr;
 use crate::seerr::project;
 use crate::seerr::states::RequestStatus;
+use crate::seerr::tool::{SeerrTool, unsupported};
 use crate::tool::Args;
 use crate::upstream::recognise::json_body;
 use crate::upstream::{Effect, Method};

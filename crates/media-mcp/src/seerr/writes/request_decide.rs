@@ -3,13 +3,13 @@
 //! request ids are shared by movies and TV, so the request is read first and a kind (or 4K
 //! side) that does not match the arguments is refused before anything is sent.
 
-use super::{Mutation, refused, unsupported};
+use super::outcome::{Mutation, refused};
 use crate::contract::{ErrorCode, Reply, ToolError};
 use crate::prelude::*;
-use crate::seerr::backend::SeerrTool;
 use crate::seerr::client::Seerr;
 use crate::seerr::project;
 use crate::seerr::states::RequestStatus;
+use crate::seerr::tool::{SeerrTool, unsupported};
 use crate::tool::Args;
 use crate::upstream::recognise::json_body;
 use crate::upstream::{Effect, Method};
