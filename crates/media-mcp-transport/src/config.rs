@@ -9,7 +9,7 @@ use crate::oauth::OAuthSettings;
 use crate::prelude::*;
 use media_mcp_wire::variables::{
     HTTP_ALLOWED_ORIGINS, HTTP_AUTH, HTTP_PATH, HTTP_PROXY_TOKENS, HTTP_TOKENS, HTTP_USER_HEADER,
-    MOVIEPILOT_API_KEY, OMBI_API_KEY,
+    MOVIEPILOT_API_KEY, OMBI_API_KEY, SEERR_API_KEY,
 };
 
 mod error;
@@ -30,7 +30,11 @@ pub use media_mcp_wire::upstreams::MIN_KEY_CHARS;
 
 /// The variables holding upstream API keys, redacted from every result when the plugin holds
 /// them (a host that cannot inject headers passes them through the environment).
-pub const SECRET_VARIABLES: &[&str] = &[OMBI_API_KEY.name, MOVIEPILOT_API_KEY.name];
+pub const SECRET_VARIABLES: &[&str] = &[
+    OMBI_API_KEY.name,
+    SEERR_API_KEY.name,
+    MOVIEPILOT_API_KEY.name,
+];
 
 /// Everything the transport reads from its environment.
 #[derive(Clone, PartialEq, Eq)]

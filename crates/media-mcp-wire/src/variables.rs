@@ -468,7 +468,7 @@ pub const TOOLS_DENY: Variable = Variable {
 
 pub const PASS_KEY_TO_GUEST: Variable = Variable {
     name: "MEDIA_MCP_PASS_KEY_TO_GUEST",
-    help: "1: give OMBI_API_KEY / MOVIEPILOT_API_KEY to the component instead of injecting them (for hosts that cannot inject). Same as --pass-key-to-guest.",
+    help: "1: give OMBI_API_KEY / SEERR_API_KEY / MOVIEPILOT_API_KEY to the component instead of injecting them (for hosts that cannot inject). Same as --pass-key-to-guest.",
     scope: Scope::Host,
     kind: Kind::Switch,
     section: Section::Upstreams,
@@ -925,6 +925,6 @@ mod tests {
     fn guest_variables_are_those_of_scope_guest_or_both() {
         assert!(is_guest(OMBI_URL.name) && is_guest(READ_ONLY.name));
         assert!(!is_guest(LOG.name) && !is_guest("PATH"));
-        assert_eq!(guest_variables().count(), 34);
+        assert_eq!(guest_variables().count(), 37);
     }
 }

@@ -363,18 +363,32 @@ fn moviepilot_first_byte_cap_outlasts_the_longest_configured_deadline() {
 
 #[test]
 fn each_upstream_of_the_table_gets_its_own_key_header_on_its_own_origin() {
-    let mut pairs = Vec::new();
-    let mut cases = Vec::new();
-    for (n, spec) in media_mcp_wire::upstreams::UPSTREAMS.iter().enumerate() {
-        let origin = format!("http://127.0.0.1:{}", 6000 + n);
-        let key = format!("key-of-upstream-{n}");
-        pairs.push((spec.url.name, format!("{origin}/base")));
-        pairs.push((spec.api_key.name, key.clone()));
-        cases.push((spec, origin, key));
+    use media_mcp_wire::upstreams::{REQUEST_SERVERS, UPSTREAMS};
+    // One request server per deployment: each with every other upstream.
+    for server in REQUEST_SERVERS {
+        let mut pairs = Vec::new();
+        let mut cases = Vec::new();
+        for (n, spec) in UPSTREAMS.iter().enumerate() {
+            if REQUEST_SERVERS.contains(spec) && spec != server {
+                continue;
+            }
+            let origin = format!("http://127.0.0.1:{}", 6000 + n);
+            let key = format!("key-of-upstream-{n}");
+            pairs.push((spec.url.name, format!("{origin}/base")));
+            pairs.push((spec.api_key.name, key.clone()));
+            cases.push((spec, origin, key));
+        }
+        the_keys_go_to_their_origins(&pairs, &cases);
     }
+}
+
+fn the_keys_go_to_their_origins(
+    pairs: &[(&str, String)],
+    cases: &[(&media_mcp_wire::upstreams::Upstream, String, String)],
+) {
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let p = Policy::from_settings(&settings(&pairs));
-    for (spec, origin, key) in &cases {
+    for (spec, origin, key) in cases {
         let mut headers = HeaderMap::new();
         p.apply(&uri(&format!("{origin}/base/api/x")), &mut headers)
             .unwrap();

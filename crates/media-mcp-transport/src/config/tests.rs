@@ -165,6 +165,19 @@ fn secrets_are_read_from_the_key_variables_and_hidden_from_debug() {
 }
 
 #[test]
+fn every_upstreams_key_is_a_secret_the_transport_redacts() {
+    for upstream in media_mcp_wire::upstreams::UPSTREAMS {
+        assert!(
+            SECRET_VARIABLES.contains(&upstream.api_key.name),
+            "{}",
+            upstream.name
+        );
+    }
+    let s = settings(&[("SEERR_API_KEY", "seerr-key-0123456789")]).unwrap();
+    assert_eq!(s.secrets, ["seerr-key-0123456789"]);
+}
+
+#[test]
 fn keys_too_short_to_redact_are_refused_without_echoing_them() {
     let e = settings(&[("MOVIEPILOT_API_KEY", "short")]).unwrap_err();
     assert_eq!(
