@@ -1,7 +1,9 @@
 //! The Seerr backend as the catalogue sees it: its one static tool list and its [`Backend`]
 //! impl. Each call first settles who it acts as ([`identity::resolve`]); acting as the
 //! administrator, every result says so. When `SEERR_URL` is set but unusable it lists only
-//! `seerr_status`.
+//! `seerr_status`. Its output schemas are the shared library's with Seerr's additions
+//! (`defs.json` here: the `seerr_media` identifier namespace and a title's `status` and
+//! `status_4k`), so the Ombi tools' schemas stay exactly the contract's.
 
 use super::client::Acting;
 use super::client::Seerr;
@@ -9,12 +11,14 @@ use super::config::SeerrConfig;
 use super::identity;
 use super::tool::SeerrTool;
 use super::{issues, media, requests, search, server, status, users, writes};
-use crate::contract::{self, Rendered, Reply};
+use crate::contract::{self, Rendered, Reply, compose_output_schema_with};
 use crate::prelude::*;
 use crate::tool::{
-    Access, Backend, CallContext, ConfigProblem, ToolDescriptor, ToolSpec, UnknownTool,
+    Access, Backend, CallContext, ConfigProblem, ToolDescriptor, ToolSpec, UnknownTool, published,
 };
 use crate::upstream::Upstream;
+use once_cell::race::OnceBox;
+use serde_json::{Map, Value};
 
 /// The Seerr tools, in catalogue order: reads first, then writes.
 static REGISTRY: &[&SeerrTool] = &[
@@ -42,6 +46,34 @@ pub fn tools() -> impl Iterator<Item = &'static ToolSpec<impl Sized + 'static>> 
 
 fn registry() -> impl Iterator<Item = &'static SeerrTool> {
     REGISTRY.iter().copied()
+}
+
+/// This backend's additions to the shared `$defs` (`seerr/defs.json`), parsed once.
+fn extra_defs() -> &'static Map<String, Value> {
+    static DEFS: OnceBox<Map<String, Value>> = OnceBox::new();
+    DEFS.get_or_init(|| {
+        let root: Value =
+            serde_json::from_str(include_str!("defs.json")).expect("seerr defs.json is JSON");
+        Box::new(match root {
+            Value::Object(mut o) => match o.remove("$defs") {
+                Some(Value::Object(defs)) => defs,
+                _ => panic!("seerr defs.json has an object `$defs`"),
+            },
+            _ => panic!("seerr defs.json is an object"),
+        })
+    })
+}
+
+/// The tool as listed: its output schema composed with Seerr's additions to the library.
+fn descriptor(tool: &SeerrTool) -> ToolDescriptor {
+    published(
+        tool.name,
+        tool.title,
+        tool.description.to_owned(),
+        tool.access,
+        &(tool.input_schema)(),
+        &compose_output_schema_with(tool.name, tool.families, extra_defs()),
+    )
 }
 
 fn find(name: &str) -> Option<&'static SeerrTool> {
@@ -120,7 +152,7 @@ impl Backend for SeerrBackend {
         match self {
             Self::Ready { .. } => registry()
                 .filter(|t| !taken.contains(&t.name))
-                .map(SeerrTool::descriptor)
+                .map(descriptor)
                 .collect(),
             Self::Unusable { problems } => vec![status::descriptor(problems)],
         }
