@@ -132,6 +132,7 @@ fn moviepilot_deadlines_follow_the_built_ins() {
         moviepilot_deadlines(&var, &mut problems),
         [
             ("search.torrents".to_owned(), 300_000),
+            ("search_torrents".to_owned(), 300_000),
             ("search.torrents".to_owned(), 1000)
         ]
     );
