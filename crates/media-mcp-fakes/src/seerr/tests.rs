@@ -109,11 +109,13 @@ fn a_replay_from_a_scenario_answers_in_that_state() {
     assert!(before.unwrap()["mediaInfo"].is_null());
     let (_, during) = Replay::from_scenario("issues").answer(&movie);
     assert_eq!(during.unwrap()["mediaInfo"]["tmdbId"], 603);
-    // An exchange not recorded from the scenario on answers as it last did before it.
+    // An exchange not recorded from the scenario on answers as it last did before it (the
+    // administrator's look-up of a name).
     let lookup = Asked {
         method: "GET",
         path: "/user",
         query: "take=100&q=alice",
+        user: None,
         ..movie
     };
     let (status, users) = Replay::from_scenario("server").answer(&lookup);
