@@ -8,6 +8,8 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// Bad parameters, an unknown tool, or (modern) missing required `_meta`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// Legacy `resources/read` of a URI this server does not have (2026-07-28 uses -32602).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// The server failed.
 pub const INTERNAL_ERROR: i64 = -32603;
 /// A request that was cancelled (its answer is dropped).

@@ -14,6 +14,7 @@
 //! - [`upstreams`]: every upstream once (its variables, key header and keyless routes).
 //! - [`user`]: the one rule for a user name to act as.
 //! - [`job`]: job handles for long calls (the `job` result family, `job_status`, `job_cancel`).
+//! - [`artwork`]: the image hosts artwork may come from (the plugin's rule, the views' CSP).
 //! - [`tool`]: the tool record the plugin lists, its answer to a call, and how that answer
 //!   becomes an MCP `CallToolResult` (`structuredContent` + one text block + `isError`).
 
@@ -21,6 +22,7 @@
 
 extern crate alloc;
 
+pub mod artwork;
 pub mod cache;
 pub mod code;
 pub mod error_code;

@@ -23,6 +23,17 @@ pub const TASKS_GET: &str = "tasks/get";
 pub const TASKS_CANCEL: &str = "tasks/cancel";
 pub const TASKS_UPDATE: &str = "tasks/update";
 
+/// The resources (the MCP Apps views).
+pub const RESOURCES_LIST: &str = "resources/list";
+/// One resource's contents.
+pub const RESOURCES_READ: &str = "resources/read";
+/// The resource templates (none).
+pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+/// The prompts.
+pub const PROMPTS_LIST: &str = "prompts/list";
+/// One prompt's messages.
+pub const PROMPTS_GET: &str = "prompts/get";
+
 /// The methods whose `Mcp-Name` header mirrors `params.name` (`resources/read` mirrors
-/// `params.uri`; this server has no resources or prompts).
-pub const NAMED: &[&str] = &[TOOLS_CALL, "prompts/get"];
+/// `params.uri`).
+pub const NAMED: &[&str] = &[TOOLS_CALL, PROMPTS_GET];

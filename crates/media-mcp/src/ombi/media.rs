@@ -5,6 +5,7 @@
 
 use super::ids::{Identifiers, TargetKind, positive_id, target};
 use crate::prelude::*;
+use media_mcp_wire::artwork::HOSTS;
 use serde_json::{Map, Value, json};
 
 /// Longest overview kept in list results, in characters.
@@ -163,14 +164,6 @@ pub fn year_of(date: &str) -> Option<i64> {
     let y: i64 = date.get(..4)?.parse().ok()?;
     (1800..=2200).contains(&y).then_some(y)
 }
-
-/// Hosts Ombi's image routes point at.
-const HOSTS: &[&str] = &[
-    "assets.fanart.tv",
-    "image.tmdb.org",
-    "coverartarchive.org",
-    "static.tvmaze.com",
-];
 
 /// Raster image extensions and their content types.
 const TYPES: &[(&str, &str)] = &[
