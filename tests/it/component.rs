@@ -93,14 +93,15 @@ fn http_component_imports_only_the_plugin_world_and_random() {
     );
 }
 
-/// The transport's share of the gateway artifact: at most 384 KiB on top of the plugin (about
-/// 352 KiB with `wasm-opt -Oz`, 404 KiB without; before wasm-opt about 276 KiB of the
+/// The transport's share of the gateway artifact: at most 400 KiB on top of the plugin (about
+/// 390 KiB with `wasm-opt -Oz`, about 436 KiB without; before wasm-opt about 276 KiB of the
 /// unoptimized share were the OAuth signature checks: RSA, P-256, Ed25519; about 14 KiB token
-/// introspection).
-const MAX_TRANSPORT_BYTES: u64 = 384 << 10;
+/// introspection; the MCP Apps views, resources and prompts (`media-mcp-apps`) add about
+/// 33 KiB, 19 KiB of it the views' HTML).
+const MAX_TRANSPORT_BYTES: u64 = 400 << 10;
 
 #[test]
-fn http_component_adds_at_most_384_kib_to_the_plugin() {
+fn http_component_adds_at_most_400_kib_to_the_plugin() {
     let size = |p: &std::path::Path| std::fs::metadata(p).expect("artifact").len();
     let (plugin, composed) = (size(&component_file()), size(&http_component_file()));
     assert!(

@@ -1,10 +1,12 @@
 //! MCP over one JSON-RPC message per POST, statelessly, in both eras ([`crate::era`]):
 //!
-//! - legacy (2025-11-25 and earlier): `initialize`, `ping`, `tools/list`, `tools/call`;
-//! - modern (2026-07-28): `server/discover`, `tools/list`, `tools/call` and
-//!   `subscriptions/listen`; every result carries `resultType: "complete"` and the server's
-//!   identity in `_meta`, `tools/list` and `server/discover` carry caching hints
-//!   ([`media_mcp_wire::cache`]); any other method is 404 with -32601.
+//! - legacy (2025-11-25 and earlier): `initialize`, `ping`, `tools/list`, `tools/call`, and the
+//!   resource and prompt methods of [`apps`];
+//! - modern (2026-07-28): `server/discover`, `tools/list`, `tools/call`,
+//!   `subscriptions/listen` and [`apps`]'s methods; every result carries `resultType:
+//!   "complete"` and the server's identity in `_meta`, `tools/list`, `server/discover` and the
+//!   resource and prompt lists carry caching hints ([`media_mcp_wire::cache`]); any other
+//!   method is 404 with -32601.
 //!
 //! Notifications and client responses are acknowledged with 202. No session id is issued, so
 //! any replica can answer any request. Tool results are mapped as the stdio harness maps them
@@ -155,6 +157,9 @@ fn legacy(name: &str, call: &Call<'_>) -> Result<Value, RpcError> {
         method::PING => Ok(json!({})),
         method::TOOLS_LIST => list_tools(call.tools),
         method::TOOLS_CALL => call_tool(call),
+        other if let Some(answer) = apps::answer(other, call.params, Era::Legacy) => {
+            answer.map_err(RpcError::from)
+        }
         other => Err(RpcError::new(
             code::METHOD_NOT_FOUND,
             format!("method not found: {}", shown(other)),
@@ -172,6 +177,7 @@ fn modern(name: &str, call: &Call<'_>) -> Result<Value, RpcError> {
             listed
         }
         method::TOOLS_CALL => call_tool(call)?,
+        other if let Some(answer) = apps::answer(other, call.params, Era::Modern) => answer?,
         other => {
             return Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
@@ -229,7 +235,7 @@ fn server_info() -> Value {
 fn discover() -> Value {
     json!({
         "supportedVersions": version::SUPPORTED,
-        "capabilities": {"tools": {}},
+        "capabilities": apps::capabilities(),
         "ttlMs": cache::TTL_MS,
         "cacheScope": cache::DISCOVER_SCOPE,
     })
@@ -301,6 +307,15 @@ impl From<Refusal> for RpcError {
     }
 }
 
+impl From<apps::Refused> for RpcError {
+    fn from(r: apps::Refused) -> RpcError {
+        RpcError {
+            data: r.data,
+            ..RpcError::new(r.code, r.message)
+        }
+    }
+}
+
 fn invalid_params(message: &str) -> RpcError {
     RpcError::new(code::INVALID_PARAMS, message.to_owned())
 }
@@ -353,7 +368,7 @@ fn initialize(params: &Map<String, Value>) -> Value {
         .unwrap_or(version::NEWEST_LEGACY);
     json!({
         "protocolVersion": version,
-        "capabilities": {"tools": {}},
+        "capabilities": apps::capabilities(),
         "serverInfo": server_info(),
     })
 }
@@ -389,6 +404,9 @@ fn list_tools(tools: &dyn Tools) -> Result<Value, RpcError> {
             "annotations".into(),
             json_object("annotations", &t.annotations, &t.name)?,
         );
+        if let Some(meta) = apps::tool_meta(&t.name) {
+            tool.insert("_meta".into(), meta);
+        }
         listed.push(Value::Object(tool));
     }
     Ok(json!({"tools": listed}))
@@ -426,7 +444,14 @@ fn call_tool(call: &Call<'_>) -> Result<Value, RpcError> {
     let mapped = tool::map_outcome(name, &correlation_id, outcome, |value| {
         redact(value, call.secrets)
     });
-    Ok(mapped.into_result().to_json())
+    let mut result = mapped.into_result().to_json();
+    apps::add_result_meta(&mut result, name, || {
+        call.tools
+            .list()
+            .iter()
+            .any(|t| t.name == media_mcp_apps::REQUEST_TOOL)
+    });
+    Ok(result)
 }
 
 /// A client-supplied name as an error quotes it: bounded, as over stdio.
@@ -458,6 +483,8 @@ pub fn uuid_v4(a: u64, b: u64) -> String {
         b & 0xffff_ffff_ffff
     )
 }
+
+mod apps;
 
 #[cfg(test)]
 mod tests;

@@ -7,18 +7,29 @@ use core::cell::RefCell;
 struct FakeTools {
     calls: RefCell<Vec<(String, String, Option<String>)>>,
     structured: Option<String>,
+    /// More tools listed after `echo` (read-only when named `read_*`), answered like it.
+    more: Vec<&'static str>,
 }
 
 impl Tools for FakeTools {
     fn list(&self) -> Vec<ToolRecord> {
-        vec![ToolRecord {
+        let mut listed = vec![ToolRecord {
             name: "echo".into(),
             title: "Echo".into(),
             description: "Echoes".into(),
             input_schema: r#"{"type":"object"}"#.into(),
             output_schema: r#"{"type":"object"}"#.into(),
             annotations: r#"{"readOnlyHint":true}"#.into(),
-        }]
+        }];
+        for name in &self.more {
+            let read = name.starts_with("read_");
+            listed.push(ToolRecord {
+                name: (*name).into(),
+                annotations: format!(r#"{{"readOnlyHint":{read}}}"#),
+                ..listed[0].clone()
+            });
+        }
+        listed
     }
 
     fn correlation_id(&self) -> String {
@@ -32,7 +43,7 @@ impl Tools for FakeTools {
         _correlation_id: &str,
         principal: Option<String>,
     ) -> Result<ToolOutcome, String> {
-        if name != "echo" {
+        if name != "echo" && !self.more.contains(&name) {
             return Err(name.to_owned());
         }
         self.calls
@@ -108,7 +119,10 @@ fn modern_discover_lists_versions_capabilities_and_identity() {
     let result = &v["result"];
     assert_eq!(result["resultType"], "complete");
     assert_eq!(result["supportedVersions"], json!(version::SUPPORTED));
-    assert_eq!(result["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        result["capabilities"],
+        media_mcp_apps::server_capabilities()
+    );
     assert_eq!(result["_meta"][meta::SERVER_INFO]["name"], SERVER_NAME);
     assert_eq!(result["ttlMs"], cache::TTL_MS);
     assert_eq!(result["cacheScope"], cache::DISCOVER_SCOPE);
@@ -158,7 +172,7 @@ fn modern_refusals_carry_the_id_and_their_status() {
         ),
         ("ping", json!({}), AS_SENT, 404, code::METHOD_NOT_FOUND),
         (
-            "resources/list",
+            "logging/setLevel",
             json!({}),
             AS_SENT,
             404,
@@ -306,7 +320,10 @@ fn initialize_negotiates_supported_versions() {
         assert_eq!(status, 200);
         assert_eq!(v["id"], 1);
         assert_eq!(v["result"]["protocolVersion"], answered);
-        assert_eq!(v["result"]["capabilities"], json!({"tools": {}}));
+        assert_eq!(
+            v["result"]["capabilities"],
+            media_mcp_apps::server_capabilities()
+        );
         assert_eq!(v["result"]["serverInfo"]["name"], "media-mcp");
     }
 }
@@ -424,7 +441,7 @@ fn protocol_errors() {
         ),
         (r#"{"jsonrpc":"2.0","id":1}"#, 400, code::INVALID_REQUEST),
         (
-            r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel"}"#,
             200,
             code::METHOD_NOT_FOUND,
         ),
@@ -601,3 +618,5 @@ fn an_invalid_plugin_result_is_an_internal_error_envelope() {
     );
     assert_eq!(v["result"]["structuredContent"]["correlation_id"], "c-0");
 }
+
+mod apps;
