@@ -6,6 +6,7 @@
 //! * `fake_ombi`: the fake upstream behaves like `fake_ombi.py`;
 //! * `mcp_stdio`: handshake versions, tools/list, ping, protocol errors, concurrency;
 //! * `mcp_modern`: MCP 2026-07-28 over stdio (discover, per-request `_meta`, rmcp's client);
+//! * `apps`: the MCP Apps views, resources and prompts over stdio, both eras;
 //! * `http_front`: `serve --http` under descriptor exhaustion, stalled bodies, proxy tokens, CORS;
 //! * `long_calls`: progress notifications while a call runs, cancellation of a running call;
 //! * `calls`: tool results, principals, timeouts, the API key's path;
@@ -26,6 +27,7 @@
 //!
 //! New tests go in the module of their topic.
 
+mod apps;
 mod calls;
 mod canary;
 mod cli;

@@ -42,11 +42,10 @@ fn discover_then_stateless_requests_are_served_in_the_modern_era() {
             "2024-11-05"
         ])
     );
-    // Job mode is on by default: the Tasks extension is served.
-    assert_eq!(
-        result["capabilities"],
-        json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
-    );
+    // Job mode is on by default: the Tasks extension is served beside the MCP Apps one.
+    let mut capabilities = media_mcp_apps::server_capabilities();
+    capabilities["extensions"]["io.modelcontextprotocol/tasks"] = json!({});
+    assert_eq!(result["capabilities"], capabilities);
     assert_eq!(
         result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         "media-mcp"

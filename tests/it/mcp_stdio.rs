@@ -39,8 +39,8 @@ fn initialize_echoes_each_supported_version_and_answers_the_newest_otherwise() {
         );
         assert_eq!(
             result["capabilities"],
-            json!({"tools": {}}),
-            "only tools, no listChanged"
+            media_mcp_apps::server_capabilities(),
+            "tools, resources, prompts and the ui extension, no listChanged"
         );
         assert_eq!(result["serverInfo"]["name"], "media-mcp");
         assert!(

@@ -146,7 +146,8 @@ pub fn file_identity(path: &Path) -> Option<[u64; 7]> {
 /// afresh. Values enter only through SHA-256; the file name reveals nothing about them.
 pub fn listing_key(file_identity: &[u64; 7], guest_env: &[(String, String)]) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(b"media-mcp host-harness listing v3\0");
+    // The version names what the harness adds to a listed tool (its view link, `_meta.ui`).
+    hasher.update(b"media-mcp host-harness listing v4\0");
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     hasher.update(b"\0");
     for part in file_identity {

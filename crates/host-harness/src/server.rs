@@ -15,6 +15,8 @@
 //!     change notifications are ever sent);
 //! * `tools/list`: the component's `list-tools`, called at start-up ([`Catalogue`]) and again
 //!   when a call to a listed tool comes back unknown (a MoviePilot tool removed upstream);
+//! * resources (the MCP Apps views) and prompts, from the same shared crate as over HTTP
+//!   ([`apps`]), the listed view-linked tools carrying `_meta.ui.resourceUri`;
 //! * the sandbox sits in a [`SandboxSlot`]: a warm `serve` answers `initialize` and
 //!   `tools/list` from the cached listing while the component still loads, and the first
 //!   `tools/call` waits for it;
@@ -39,9 +41,11 @@ use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest,
-    CustomResult, DiscoverResult, ErrorCode, GetTaskParams, GetTaskResult, Implementation,
-    InitializeRequestParams, InitializeResult, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams, InitializeResult,
+    JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
     SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
@@ -58,6 +62,7 @@ use crate::progress;
 use crate::sandbox::{Failure, FailureKind, Sandbox};
 use crate::stdio::quote_bounded;
 
+mod apps;
 mod call;
 mod catalogue;
 mod jobs;
@@ -84,6 +89,15 @@ fn modern(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|v| version::is_modern_era(v.as_str()))
+}
+
+/// How a resource or prompt request is answered: modern ones with this server's identity.
+fn answer_in(context: &RequestContext<RoleServer>) -> apps::Answer {
+    if modern(context) {
+        apps::Answer::Modern(server_info_meta())
+    } else {
+        apps::Answer::Legacy
+    }
 }
 
 /// `_meta` naming this server, for modern results.
@@ -256,15 +270,20 @@ impl McpServer {
     }
 }
 
-/// The `initialize` answer (before version negotiation); `tasks`: the Tasks extension is
-/// served (`server/discover` says so; a legacy `initialize` never does).
+/// The `initialize` answer (before version negotiation): the shared capabilities ([`apps`]);
+/// `tasks`: the Tasks extension is served as well (`server/discover` says so; a legacy
+/// `initialize` never does).
 pub fn server_config(tasks: bool) -> ServerConfig {
-    let capabilities = ServerCapabilities::builder().enable_tools();
-    let capabilities = if tasks {
-        capabilities.enable_tasks().build()
-    } else {
-        capabilities.build()
-    };
+    let mut capabilities = apps::capabilities();
+    if tasks {
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(
+                rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                JsonObject::new(),
+            );
+    }
     let mut info = InitializeResult::new(capabilities);
     info.server_info = Implementation::new(SERVER_NAME, media_mcp_wire::SERVER_VERSION);
     // The fallback for a client asking `initialize` for a version we do not speak there.
@@ -349,6 +368,46 @@ impl ServerHandler for McpServer {
             .of(self.catalogue.now(), self.jobs.as_ref())
             .get(name)
             .cloned()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        apps::list_resources(answer_in(&context))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        apps::list_resource_templates(answer_in(&context))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        apps::read_resource(&request.uri, answer_in(&context)).map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        apps::list_prompts(answer_in(&context))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        apps::get_prompt(&request.name, request.arguments, answer_in(&context)).map(Into::into)
     }
 
     async fn on_custom_request(
@@ -466,11 +525,14 @@ impl ServerHandler for McpServer {
             }
         };
         let answer = answer?;
-        Ok(if is_modern {
+        let answer = if is_modern {
             jobs::with_meta(answer, server_info_meta())
         } else {
             answer
-        })
+        };
+        Ok(apps::with_result_meta(answer, &request.name, || {
+            catalogue.get(media_mcp_apps::REQUEST_TOOL).is_some()
+        }))
     }
 
     async fn get_task(

@@ -149,6 +149,7 @@ fn to_tool(spec: &ListedTool) -> anyhow::Result<Tool> {
     if !spec.title.is_empty() {
         tool = tool.with_title(spec.title.clone());
     }
+    super::apps::link_view(&mut tool);
     Ok(tool)
 }
 

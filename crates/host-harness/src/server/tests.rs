@@ -33,9 +33,13 @@ fn catalogue_rejects_duplicates_and_non_object_schemas() {
 }
 
 #[test]
-fn initialize_info_has_tools_without_list_changed() {
+fn initialize_info_has_the_shared_capabilities_without_list_changed() {
     let json = serde_json::to_value(server_config(false)).unwrap();
-    assert_eq!(json["capabilities"], serde_json::json!({"tools": {}}));
+    assert_eq!(
+        json["capabilities"],
+        media_mcp_apps::server_capabilities(),
+        "tools, resources, prompts and the ui extension, none with listChanged"
+    );
     assert_eq!(json["serverInfo"]["name"], SERVER_NAME);
     assert_eq!(json["protocolVersion"], "2025-11-25");
 }
