@@ -3,9 +3,10 @@
 # optimizer and the Node MCP clients), Debian's nginx, HAProxy, NATS server and OCI registry
 # (the scale-out tests run them on loopback), and for the image tests Docker (docker.io, started
 # here as `dockerd --bridge=none --iptables=false`: containers use the host's network only),
-# docker-compose and musl-tools (the static harness compiles ring's C with musl-gcc),
-# all pinned to their Debian 12 releases by version prefix (security updates within a release
-# still install). Then the musl Rust target (wkg, the other tool the tests build, is
+# docker-compose and musl-tools (the static harness compiles ring's C with musl-gcc), and
+# Chromium (the MCP Apps browser test drives it headless), all from Debian 12: pinned to their
+# releases by version prefix (security updates within a release still install), except
+# Chromium, which Debian 12 ships only as its security team's current major version. Then the musl Rust target (wkg, the other tool the tests build, is
 # scripts/install-wkg.sh). Needs apt-get and root, or sudo without a password; otherwise it names what is
 # missing and fails.
 set -euo pipefail
@@ -23,6 +24,7 @@ command -v nats-server >/dev/null || packages+=('nats-server=2.9.*')
 [ -x /usr/sbin/dockerd ] || packages+=('docker.io=20.10.*')
 command -v docker-compose >/dev/null || packages+=('docker-compose=1.29.*')
 command -v musl-gcc >/dev/null || packages+=('musl-tools=1.2.3-*')
+[ -x /usr/bin/chromium ] || packages+=(chromium)
 
 if [ "$(id -u)" = 0 ]; then
   as_root=()
