@@ -220,7 +220,7 @@ def test_principal_in_meta_is_refused_and_protocol_errors_are_json_rpc(server, u
     call["params"]["_meta"] = {"media-mcp/principal": "admin"}
     status, _h, data = post(server.url, json.dumps(call), auth(ALICE))
     assert status == 200 and json.loads(data)["error"]["code"] == -32602
-    status, _h, data = post(server.url, json.dumps({"jsonrpc": "2.0", "id": 3, "method": "resources/list"}), auth(ALICE))
+    status, _h, data = post(server.url, json.dumps({"jsonrpc": "2.0", "id": 3, "method": "completion/complete"}), auth(ALICE))
     assert status == 200 and json.loads(data)["error"]["code"] == -32601
     status, _h, data = post(server.url, json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}), auth(ALICE))
     assert (status, data) == (202, b"")
