@@ -243,8 +243,8 @@ fn a_client_that_declares_tasks_gets_a_task_and_polls_it_to_the_result() {
     };
     let discover = h.rpc("server/discover", json!({"_meta": meta(true)}));
     assert_eq!(
-        discover["result"]["capabilities"]["extensions"],
-        json!({"io.modelcontextprotocol/tasks": {}}),
+        discover["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+        json!({}),
         "{discover}"
     );
     let _ = h.rpc("tools/list", json!({"_meta": meta(true)}));

@@ -304,8 +304,10 @@ impl ServerHandler for McpServer {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut answer = self.negotiate_initialize(&request)?;
-        // The Tasks extension is modern-era only.
-        answer.capabilities.extensions = None;
+        // The Tasks extension is modern-era only; the MCP Apps extension is for both eras.
+        if let Some(extensions) = answer.capabilities.extensions.as_mut() {
+            extensions.remove(rmcp::model::TASKS_EXTENSION_ID);
+        }
         Ok(answer)
     }
 
