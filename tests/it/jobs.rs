@@ -300,3 +300,81 @@ fn with_job_mode_off_the_call_blocks_and_no_job_tool_is_listed() {
         "{answer}"
     );
 }
+
+#[test]
+fn rmcps_own_client_gets_a_task_when_it_declares_the_extension_and_a_handle_otherwise() {
+    use rmcp::model::{
+        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams,
+        ProtocolVersion, TaskStatus,
+    };
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let fake = fake(Version::Documented);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let spawn = || {
+            let mut command = tokio::process::Command::new(media_mcp_tests::harness_binary());
+            command
+                .arg("serve")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .kill_on_drop(true);
+            env(&fake).apply(command.as_std_mut());
+            let mut child = command.spawn().unwrap();
+            let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+            (child, transport)
+        };
+        let modern = || ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        let (tool, args) = search(Version::Documented);
+        let call = || {
+            let mut call = CallToolRequestParams::new(tool);
+            call.arguments = args.as_object().cloned();
+            call
+        };
+
+        let (_child, transport) = spawn();
+        let mut info = ClientConfig::default();
+        info.capabilities = ClientCapabilities::builder().enable_tasks().build();
+        let client = info
+            .serve_with_lifecycle(transport, modern())
+            .await
+            .expect("a modern session");
+        let _ = client.list_all_tools().await.unwrap();
+        let CallToolResponse::Task(created) = client.call_tool_once(call()).await.unwrap() else {
+            panic!("no task for a client that declares the extension")
+        };
+        assert!(created.task.ttl_ms.unwrap() >= 900_000);
+        let mut state = None;
+        for _ in 0..40 {
+            let got = client
+                .get_task(GetTaskParams::new(created.task.task_id.clone()))
+                .await
+                .unwrap();
+            if got.task.status() != TaskStatus::Working {
+                state = Some(got);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let state = serde_json::to_value(state.expect("the task ended")).unwrap();
+        assert_eq!(state["status"], "completed", "{state}");
+        assert_eq!(state["result"]["structuredContent"]["ok"], true, "{state}");
+        let _ = client.cancel().await;
+
+        let (_child, transport) = spawn();
+        let client = ().serve_with_lifecycle(transport, modern()).await.expect("a modern session");
+        let _ = client.list_all_tools().await.unwrap();
+        let CallToolResponse::Complete(handle) = client.call_tool_once(call()).await.unwrap()
+        else {
+            panic!("a task for a client that did not declare the extension")
+        };
+        assert_eq!(handle.structured_content.unwrap()["data"]["kind"], "job");
+        let _ = client.cancel().await;
+    });
+}

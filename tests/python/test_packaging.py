@@ -56,8 +56,8 @@ def test_the_table_has_the_secrets_the_files_mark():
     kinds = table()
     assert len(kinds) > 40
     assert {n for n in kinds if secret(n, kinds)} == {
-        "OMBI_API_KEY", "MOVIEPILOT_API_KEY", "MEDIA_MCP_HTTP_TOKENS", "MEDIA_MCP_HTTP_PROXY_TOKENS",
-        "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"}
+        "OMBI_API_KEY", "SEERR_API_KEY", "MOVIEPILOT_API_KEY", "MEDIA_MCP_HTTP_TOKENS",
+        "MEDIA_MCP_HTTP_PROXY_TOKENS", "MEDIA_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET"}
 
 
 def test_server_json_follows_the_registrys_rules():
