@@ -53,6 +53,9 @@ def test_two_hosts_serve_one_session_through_an_ingress(lattice, upstream, tmp_p
 
     def ingress(text):
         text = text.replace("proxy_set_header Host $host;", f"proxy_set_header Host {virtual_host};")
+        # wasmCloud hosts keep no jobs, so nothing ties a client to one of them: round robin
+        # spreads the session over both, which is what this test shows.
+        text = text.replace("hash $http_authorization consistent;", "")
         return text.replace("access_log off;", "log_format up '$upstream_addr $status';\n"
                             f"    access_log {tmp_path / 'nginx' / 'upstreams.log'} up;")
 
