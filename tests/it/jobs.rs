@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use media_mcp_fakes::moviepilot::faults::CallFault;
 use media_mcp_fakes::moviepilot::{FakeMoviePilot, Version};
-use media_mcp_tests::{Env, Harness, structured};
+use media_mcp_tests::{Env, Harness, structured, torrent_search};
 use serde_json::{Value, json};
 
 const AFTER_MS: u64 = 1_000;
@@ -28,22 +28,8 @@ fn env(fake: &FakeMoviePilot) -> Env {
         .set("MEDIA_MCP_JOB_AFTER_MS", &AFTER_MS.to_string())
 }
 
-/// The torrent search of `version`: its tool and arguments.
-fn search(version: Version) -> (&'static str, Value) {
-    match version {
-        Version::V2_9_15 => (
-            "search_torrents",
-            json!({"explanation": "find a release", "tmdb_id": 27205, "media_type": "movie"}),
-        ),
-        _ => (
-            "moviepilot_api",
-            json!({"operation_id": "search.torrents", "query": {"title": "Inception"}}),
-        ),
-    }
-}
-
 fn torrent_searches(fake: &FakeMoviePilot, version: Version) -> usize {
-    fake.tool_calls(search(version).0)
+    fake.tool_calls(torrent_search(version).0)
 }
 
 /// Polls `job_status` until the job has ended; returns its final answer.
@@ -73,7 +59,7 @@ fn a_long_search_answers_with_a_handle_and_job_status_returns_its_own_result() {
             names.contains(&"job_status") && names.contains(&"job_cancel"),
             "{names:?}"
         );
-        let (tool, args) = search(version);
+        let (tool, args) = torrent_search(version);
         let handle = h.call_tool(tool, args);
         let s = structured(&handle);
         assert_eq!(handle["result"]["isError"], false, "{handle}");
@@ -106,7 +92,7 @@ fn a_long_search_answers_with_a_handle_and_job_status_returns_its_own_result() {
 fn identical_calls_share_one_job_and_one_upstream_call() {
     let fake = fake(Version::Documented);
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let first = h.request("tools/call", json!({"name": tool, "arguments": args}));
     let second = h.request("tools/call", json!({"name": tool, "arguments": args}));
     let (a, b) = (h.response(first), h.response(second));
@@ -122,7 +108,7 @@ fn identical_calls_share_one_job_and_one_upstream_call() {
 fn another_principals_id_is_not_found_and_says_nothing_of_the_job() {
     let fake = fake(Version::Documented);
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let handle = h.rpc(
         "tools/call",
         json!({"name": tool, "arguments": args, "_meta": {"media-mcp/principal": "alice"}}),
@@ -158,7 +144,7 @@ fn past_the_per_user_bound_a_call_is_refused_and_nothing_is_sent() {
     let fake = fake(Version::Documented);
     let env = env(&fake).set("MEDIA_MCP_JOB_MAX_PER_USER", "1");
     let mut h = Harness::serve_initialized(&env, "2025-11-25");
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let handle = h.call_tool(tool, args);
     assert_eq!(structured(&handle)["data"]["kind"], "job", "{handle}");
     let other = h.call_tool(
@@ -206,7 +192,7 @@ fn cancelling_a_write_job_leaves_an_unknown_outcome() {
 fn a_job_finishes_after_its_client_has_gone() {
     let fake = fake(Version::Documented);
     let mut h = Harness::serve_initialized(&env(&fake), "2025-11-25");
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let handle = h.call_tool(tool, args);
     assert_eq!(structured(&handle)["data"]["kind"], "job", "{handle}");
     let done = h.finish();
@@ -248,7 +234,7 @@ fn a_client_that_declares_tasks_gets_a_task_and_polls_it_to_the_result() {
         "{discover}"
     );
     let _ = h.rpc("tools/list", json!({"_meta": meta(true)}));
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let created = h.rpc(
         "tools/call",
         json!({"name": tool, "arguments": args, "_meta": meta(true)}),
@@ -292,7 +278,7 @@ fn with_job_mode_off_the_call_blocks_and_no_job_tool_is_listed() {
     let mut h = Harness::serve_initialized(&env, "2025-11-25");
     let tools = h.rpc("tools/list", json!({}))["result"]["tools"].to_string();
     assert!(!tools.contains("\"job_status\""));
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let answer = h.call_tool(tool, args);
     assert_eq!(
         structured(&answer)["data"]["kind"],
@@ -331,7 +317,7 @@ fn rmcps_own_client_gets_a_task_when_it_declares_the_extension_and_a_handle_othe
         let modern = || ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         };
-        let (tool, args) = search(Version::Documented);
+        let (tool, args) = torrent_search(Version::Documented);
         let call = || {
             let mut call = CallToolRequestParams::new(tool);
             call.arguments = args.as_object().cloned();

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use media_mcp_fakes::moviepilot::{FakeMoviePilot, Version};
-use media_mcp_tests::{HttpServer, post};
+use media_mcp_tests::{HttpServer, post, torrent_search};
 use serde_json::{Value, json};
 
 const ALICE: &str = "alice-token-0123456789abcdef";
@@ -68,19 +68,6 @@ enum Era {
     Modern { tasks: bool },
 }
 
-fn search(version: Version) -> (&'static str, Value) {
-    match version {
-        Version::V2_9_15 => (
-            "search_torrents",
-            json!({"explanation": "find a release", "tmdb_id": 27205, "media_type": "movie"}),
-        ),
-        _ => (
-            "moviepilot_api",
-            json!({"operation_id": "search.torrents", "query": {"title": "Inception"}}),
-        ),
-    }
-}
-
 fn call(server: &HttpServer, token: &str, tool: &str, args: &Value) -> Value {
     let answer = rpc(
         server,
@@ -99,7 +86,7 @@ fn over_http_a_long_search_becomes_a_job_read_back_with_job_status() {
         let listed = rpc(&server, ALICE, "tools/list", json!({}), Era::Legacy);
         let names = listed["result"]["tools"].to_string();
         assert!(names.contains("\"job_status\"") && names.contains("\"job_cancel\""));
-        let (tool, args) = search(version);
+        let (tool, args) = torrent_search(version);
         // The connection closes with the handle: the search goes on without it.
         let handle = call(&server, ALICE, tool, &args);
         assert_eq!(handle["data"]["kind"], "job", "{handle}");
@@ -132,7 +119,7 @@ fn over_http_a_long_search_becomes_a_job_read_back_with_job_status() {
 fn over_http_identical_calls_share_one_job() {
     let (fake, server) = started(Version::Documented);
     let _ = rpc(&server, ALICE, "tools/list", json!({}), Era::Legacy);
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let ids: Vec<Value> = std::thread::scope(|scope| {
         let calls: Vec<_> = (0..2)
             .map(|_| scope.spawn(|| call(&server, ALICE, tool, &args)["data"]["job_id"].clone()))
@@ -163,7 +150,7 @@ fn over_http_a_client_that_declares_tasks_polls_a_task() {
         "{discover}"
     );
     let _ = rpc(&server, ALICE, "tools/list", json!({}), modern);
-    let (tool, args) = search(Version::Documented);
+    let (tool, args) = torrent_search(Version::Documented);
     let created = rpc(
         &server,
         ALICE,

@@ -555,3 +555,18 @@ pub fn post(
     }
     exchange(addr, &head, &body)
 }
+
+/// MoviePilot's torrent search in `version`: the tool and arguments that run it (the fake
+/// delays it by its `torrent_search_delay`).
+pub fn torrent_search(version: media_mcp_fakes::moviepilot::Version) -> (&'static str, Value) {
+    match version {
+        media_mcp_fakes::moviepilot::Version::V2_9_15 => (
+            "search_torrents",
+            json!({"explanation": "find a release", "tmdb_id": 27205, "media_type": "movie"}),
+        ),
+        _ => (
+            "moviepilot_api",
+            json!({"operation_id": "search.torrents", "query": {"title": "Inception"}}),
+        ),
+    }
+}

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ToolRecord;
 use crate::error_code::ErrorCode;
-use crate::tool::{CallResult, error_envelope};
+use crate::tool::{CallResult, envelope_schema, error_envelope};
 
 /// The result family of a job handle (`data.kind`).
 pub const FAMILY: &str = "job";
@@ -306,29 +306,6 @@ pub fn arguments(
         },
     };
     Ok(JobArguments { job_id, wait_ms })
-}
-
-fn envelope_schema(operation: Value, data: Value) -> Value {
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {
-            "ok": { "type": "boolean" },
-            "operation": operation,
-            "data": data,
-            "error": { "$ref": "#/$defs/error" },
-            "warnings": { "type": "array", "items": { "type": "string" }, "maxItems": 100 },
-            "truncated": { "type": "boolean" },
-            "correlation_id": { "type": "string" }
-        },
-        "required": ["ok", "operation", "warnings", "truncated", "correlation_id"],
-        "additionalProperties": false,
-        "allOf": [{
-            "if": { "properties": { "ok": { "const": true } } },
-            "then": { "required": ["data"], "not": { "required": ["error"] } },
-            "else": { "required": ["error"] }
-        }],
-    })
 }
 
 /// The records of `job_status` and `job_cancel`; `max_wait_ms` is the job threshold (the

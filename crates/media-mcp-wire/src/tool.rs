@@ -81,6 +81,31 @@ pub fn error_envelope(tool: &str, correlation_id: &str, code: ErrorCode, message
     })
 }
 
+/// The JSON Schema of the result envelope whose `operation` and `data` are described by the
+/// schemas given (the caller adds the `$defs` they refer to): every tool's `outputSchema`.
+pub fn envelope_schema(operation: Value, data: Value) -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "ok": { "type": "boolean" },
+            "operation": operation,
+            "data": data,
+            "error": { "$ref": "#/$defs/error" },
+            "warnings": { "type": "array", "items": { "type": "string" }, "maxItems": 100 },
+            "truncated": { "type": "boolean" },
+            "correlation_id": { "type": "string" }
+        },
+        "required": ["ok", "operation", "warnings", "truncated", "correlation_id"],
+        "additionalProperties": false,
+        "allOf": [{
+            "if": { "properties": { "ok": { "const": true } } },
+            "then": { "required": ["data"], "not": { "required": ["error"] } },
+            "else": { "required": ["error"] }
+        }],
+    })
+}
+
 /// What [`map_outcome`] made of a plugin answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mapped {

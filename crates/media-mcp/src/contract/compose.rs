@@ -111,27 +111,10 @@ fn envelope(tool: &str, families: &[&str], closure: Map<String, Value>) -> Value
         .iter()
         .map(|f| json!({ "$ref": format!("#/$defs/{f}") }))
         .collect();
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {
-            "ok": { "type": "boolean" },
-            "operation": { "const": tool },
-            "data": { "oneOf": one_of },
-            "error": { "$ref": "#/$defs/error" },
-            "warnings": { "type": "array", "items": { "type": "string" }, "maxItems": 100 },
-            "truncated": { "type": "boolean" },
-            "correlation_id": { "type": "string" }
-        },
-        "required": ["ok", "operation", "warnings", "truncated", "correlation_id"],
-        "additionalProperties": false,
-        "allOf": [{
-            "if": { "properties": { "ok": { "const": true } } },
-            "then": { "required": ["data"], "not": { "required": ["error"] } },
-            "else": { "required": ["error"] }
-        }],
-        "$defs": closure
-    })
+    let mut schema =
+        media_mcp_wire::tool::envelope_schema(json!({ "const": tool }), json!({ "oneOf": one_of }));
+    schema["$defs"] = Value::Object(closure);
+    schema
 }
 
 #[cfg(test)]
