@@ -162,7 +162,7 @@ impl HttpJobs {
             }
         }
         let body = json!({"jsonrpc": "2.0", "method": method::INITIALIZED}).to_string();
-        let Ok(probe) = probe.body(full(Bytes::from(body))) else {
+        let Ok(probe) = probe.body(Full::new(Bytes::from(body))) else {
             return Err(crate::sandbox::error_response(
                 500,
                 "the request could not be checked",
@@ -433,12 +433,12 @@ fn rewrite(mut parts: hyper::http::response::Parts, message: &Value) -> GatewayR
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/event-stream"));
     let body = if event_stream {
-        format!("event: message\ndata: {message}\n\n")
+        super::calls::event(message)
     } else {
-        message.to_string()
+        Bytes::from(message.to_string())
     };
     parts.headers.remove(hyper::header::CONTENT_LENGTH);
-    hyper::Response::from_parts(parts, Full::new(Bytes::from(body)))
+    hyper::Response::from_parts(parts, Full::new(body))
 }
 
 /// A tool record as `tools/list` lists it.
@@ -452,10 +452,6 @@ fn record_json(record: &crate::tool::ListedTool) -> Value {
         "outputSchema": object(&record.output_schema),
         "annotations": object(&record.annotations),
     })
-}
-
-fn full(bytes: Bytes) -> Full<Bytes> {
-    Full::new(bytes)
 }
 
 /// Collects a request body that is already whole.
